@@ -1,0 +1,264 @@
+"""Haven's settings, all from the environment with defaults that run on a bare machine.
+
+Nothing set means: SQLite in the project folder, a local-memory cache and Celery tasks run
+in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither PostgreSQL nor Redis.
+
+* ``DATABASE_URL`` — e.g. ``postgres://user:pass@host:5432/haven`` (psycopg 3).
+* ``REDIS_URL`` — e.g. ``redis://host:6379/0``: the Django cache, the throttles and Celery's
+  broker and result backend. Under pytest the database number is rewritten to 15 so a test
+  run never touches the data of a running service.
+* ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
+  ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
+  ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
+  (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import dj_database_url
+from celery.schedules import crontab
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """Read a boolean the way people write them in .env files (1/true/yes/on)."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "").strip()
+    return float(value) if value else default
+
+
+def redis_url_with_db(url: str, db: int) -> str:
+    """Return ``url`` pointing at Redis database ``db`` (the path part of a redis URL)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, parts.fragment))
+
+
+# Under pytest the cache and broker use their own Redis database (see tests/conftest.py).
+TESTING = "pytest" in sys.modules or env_bool("HAVEN_TESTING")
+REDIS_TEST_DB = 15
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-haven-dev-only-change-me-in-prod"
+DAILY_SECRET = os.environ.get("DAILY_SECRET") or "haven-dev-daily-secret"
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = [
+    host.strip()
+    for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")
+    if host.strip()
+]
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
+]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework_simplejwt",
+    "drf_spectacular",
+    "games",
+    "leaderboard",
+]
+
+MIDDLEWARE = [
+    "games.middleware.BodySizeLimitMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+# The API's paths have no trailing slash (API.md); redirecting a POST would lose its body.
+APPEND_SLASH = False
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
+        conn_health_checks=True,
+    )
+}
+USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+if not USING_POSTGRES:
+    # SQLite keeps a connection per thread; persistent connections buy nothing there.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache and Celery -----------------------------------------------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL and TESTING:
+    REDIS_URL = redis_url_with_db(REDIS_URL, REDIS_TEST_DB)
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "haven",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "haven",
+        }
+    }
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
+# Without Redis (and always under pytest) tasks run in-process, so no worker is needed.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or TESTING
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_IMPORTS = ["games.maintenance"]
+CELERY_BEAT_SCHEDULE = {
+    "prepare-upcoming-days": {
+        "task": "games.tasks.prepare_upcoming_days",
+        "schedule": crontab(minute=5),  # every hour, at :05
+    },
+    "purge-idempotency-keys": {
+        "task": "games.maintenance.purge_idempotency_keys",
+        "schedule": crontab(minute=35),  # every hour, at :35
+    },
+}
+
+# --- Game service knobs ---------------------------------------------------------------------
+SOLVER_BUDGET_SECONDS = env_float("SOLVER_BUDGET_SECONDS", 10.0)
+SOLVER_NODE_BUDGET = env_int("SOLVER_NODE_BUDGET", 2_000_000)
+DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
+IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
+# Base of the problem details' ``type`` URIs (RFC 9457); the code is appended.
+PROBLEM_TYPE_BASE = os.environ.get("PROBLEM_TYPE_BASE", "https://haven.example/problems/")
+
+# Request bodies are small JSON documents; anything larger is refused with a 413 problem.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024)
+
+# --- Auth -----------------------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 8},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+if TESTING:
+    # Hashing with PBKDF2 dominates a test suite that registers hundreds of users.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+SIMPLE_JWT = {
+    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=env_int("ACCESS_TOKEN_MINUTES", 24 * 60)),
+    "REFRESH_TOKEN_LIFETIME": timedelta(days=env_int("REFRESH_TOKEN_DAYS", 30)),
+    "AUTH_HEADER_TYPES": ("Bearer",),
+    "SIGNING_KEY": SECRET_KEY,
+    "UPDATE_LAST_LOGIN": False,
+}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework_simplejwt.authentication.JWTAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.problems.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.throttling.ScopedThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "plays": os.environ.get("THROTTLE_PLAYS", "120/min"),
+        "moves": os.environ.get("THROTTLE_MOVES", "600/min"),
+        "auth": os.environ.get("THROTTLE_AUTH", "30/min"),
+    },
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Haven API",
+    "DESCRIPTION": (
+        "Daily solitaire challenges: Easthaven, Westcliff and Seahaven Towers. "
+        "Authenticate with `POST /api/v1/auth/token` (or register) and send "
+        "`Authorization: Bearer <access>`. Errors are RFC 9457 problem details."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "PlayStatusEnum": "games.models.PlayStatus",
+        "VerdictEnum": "games.models.Verdict",
+    },
+}
+
+# --- I18n, static ---------------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+# gunicorn serves the admin's and Swagger's static files through WhiteNoise; the finders let
+# it do so before (or without) ``collectstatic``, which the Docker image runs.
+WHITENOISE_USE_FINDERS = True
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"level": "ERROR"}},
+}

@@ -1,0 +1,22 @@
+"""URL layout: the versioned API under ``/api/v1/``, the admin, and problem-detail handlers.
+
+Django's own 400/403/404/500 pages are replaced by RFC 9457 problem details, so a client
+never has to parse HTML, whichever layer refused the request.
+"""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("leaderboard.urls")),
+]
+
+handler400 = "games.problems.bad_request"
+handler403 = "games.problems.permission_denied"
+handler404 = "games.problems.page_not_found"
+handler500 = "games.problems.server_error"

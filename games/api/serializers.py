@@ -1,0 +1,274 @@
+"""Request shapes and response documents of the games API.
+
+Requests are checked for shape only; what a preset, option, deck or move *means* is the
+engine's to judge (via the services). Responses that show a play are built from
+``services.visible_state`` and never from the stored state, so no hidden card can leak.
+The response serializers declare every field so the OpenAPI schema shows real shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from .. import services
+from ..models import Deal, Move, Play, PlayStatus, Verdict
+
+MOVE_TYPES = ("move", "deal", "undo", "resign")
+
+# --- Problem details (schema only) -----------------------------------------------------------
+
+
+class ProblemSerializer(serializers.Serializer):
+    """RFC 9457 problem details, ``application/problem+json``."""
+
+    type = serializers.CharField(help_text="URI of the problem type")
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="stable machine-readable code, e.g. illegal_move")
+    rule = serializers.CharField(
+        required=False, help_text="illegal_move only: the engine's rule code"
+    )
+    seq = serializers.IntegerField(
+        required=False, help_text="stale_sequence only: the play's current seq"
+    )
+    errors = serializers.JSONField(
+        required=False, help_text="validation_error only: messages per field"
+    )
+
+
+# --- Auth ------------------------------------------------------------------------------------
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = get_user_model()(username=attrs["username"])
+        try:
+            validate_password(attrs["password"], user)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError({"password": list(error.messages)}) from error
+        return attrs
+
+
+class TokenPairSerializer(serializers.Serializer):
+    token_type = serializers.CharField(default="Bearer")
+    access = serializers.CharField(help_text="send as `Authorization: Bearer <access>`")
+    refresh = serializers.CharField(help_text="exchange at /api/v1/auth/token/refresh")
+    username = serializers.CharField(required=False)
+
+
+class RefreshResponseSerializer(serializers.Serializer):
+    access = serializers.CharField(help_text="a new access token")
+
+
+# --- Presets and daily deals -----------------------------------------------------------------
+
+
+class PresetSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    options = serializers.DictField(
+        child=serializers.BooleanField(), help_text="every option of the preset, with its default"
+    )
+
+
+class PresetListSerializer(serializers.Serializer):
+    presets = PresetSerializer(many=True)
+
+
+class MoveSerializer(serializers.Serializer):
+    """A move in the API's form: ``{"type": "move", "from": "t3", "to": "t5", "count": 2}``,
+    ``{"type": "deal"}``, ``{"type": "undo"}`` or ``{"type": "resign"}``."""
+
+    type = serializers.ChoiceField(choices=MOVE_TYPES)
+    count = serializers.IntegerField(
+        required=False, min_value=1, max_value=52, help_text="defaults to 1"
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        # "from" is a Python keyword, so the pile fields are added here.
+        fields = super().get_fields()
+        fields["from"] = serializers.CharField(
+            required=False, help_text="pile id: t0…t9, c0…c3, w (f and s are never a source)"
+        )
+        fields["to"] = serializers.CharField(required=False, help_text="pile id: t0…t9, c0…c3, f")
+        return fields
+
+
+class DailyDealSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    verdict = serializers.ChoiceField(choices=Verdict.choices)
+    par = serializers.IntegerField(allow_null=True, help_text="length of the shortest solution")
+    deck = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="only once the day is over"
+    )
+    solution = MoveSerializer(many=True, required=False, help_text="only once the day is over")
+
+    def to_representation(self, deal: Deal) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": str(deal.id), "verdict": deal.verdict or "unknown"}
+        data["par"] = deal.par
+        if self.context.get("day_over"):
+            data["deck"] = list(deal.deck)
+            data["solution"] = list(deal.solution)
+        return data
+
+
+class DailySerializer(serializers.Serializer):
+    date = serializers.DateField()
+    deals = serializers.DictField(child=DailyDealSerializer(), help_text="keyed by preset")
+
+
+# --- Plays -----------------------------------------------------------------------------------
+
+
+class StartPlaySerializer(serializers.Serializer):
+    """Exactly one of ``daily`` (ranked, today's UTC date), ``seed``, ``deck`` or
+    ``pysol_deal`` (practice)."""
+
+    SOURCES = ("daily", "seed", "deck", "pysol_deal")
+
+    preset = serializers.CharField(max_length=40)
+    options = serializers.DictField(
+        child=serializers.BooleanField(), required=False, help_text='e.g. {"partial_runs": true}'
+    )
+    daily = serializers.DateField(required=False, help_text="today's UTC date: a ranked play")
+    seed = serializers.IntegerField(required=False, help_text="0 … 2**63 − 1")
+    deck = serializers.ListField(
+        child=serializers.CharField(max_length=8),
+        required=False,
+        max_length=200,
+        help_text="52 distinct cards, deck[0] dealt first, e.g. ['AS', 'TH', …]",
+    )
+    pysol_deal = serializers.IntegerField(
+        required=False, help_text="PySolFC game number: the same cards as that game"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        given = [name for name in self.SOURCES if name in attrs]
+        if len(given) != 1:
+            raise serializers.ValidationError(
+                {"non_field_errors": ["give exactly one of daily, seed, deck or pysol_deal"]}
+            )
+        return attrs
+
+
+class ScoreSerializer(serializers.Serializer):
+    foundation_cards = serializers.IntegerField()
+    moves = serializers.IntegerField(help_text="every applied move; each undo counts one more")
+    undos = serializers.IntegerField()
+    seconds = serializers.FloatField(allow_null=True, help_text="server-measured, once finished")
+
+
+class ColumnSerializer(serializers.Serializer):
+    down = serializers.IntegerField(help_text="face-down cards under the face-up ones")
+    up = serializers.ListField(child=serializers.CharField(), help_text="bottom first")
+
+
+class PlaySummarySerializer(serializers.Serializer):
+    """A play's metadata and score, without its cards."""
+
+    id = serializers.UUIDField()
+    preset = serializers.CharField()
+    options = serializers.DictField(child=serializers.BooleanField())
+    ranked = serializers.BooleanField()
+    daily = serializers.DateField(allow_null=True, help_text="the UTC day of a ranked play")
+    status = serializers.ChoiceField(choices=PlayStatus.choices)
+    seq = serializers.IntegerField(help_text="number of moves applied so far")
+    score = ScoreSerializer()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def to_representation(self, play: Play) -> dict[str, Any]:
+        return {
+            "id": str(play.id),
+            "preset": play.preset,
+            "options": dict(play.options),
+            "ranked": play.ranked,
+            "daily": play.daily_date.isoformat() if play.daily_date else None,
+            "status": play.status,
+            "seq": play.seq,
+            "score": {
+                "foundation_cards": play.foundation_cards,
+                "moves": play.moves_count,
+                "undos": play.undos,
+                "seconds": play.seconds,
+            },
+            "started_at": serializers.DateTimeField().to_representation(play.started_at),
+            "finished_at": (
+                serializers.DateTimeField().to_representation(play.finished_at)
+                if play.finished_at
+                else None
+            ),
+        }
+
+
+class PlaySerializer(PlaySummarySerializer):
+    """A play with its visible state (``engine.visible``) and, while playing, its legal moves."""
+
+    tableau = ColumnSerializer(many=True)
+    foundations = serializers.DictField(
+        child=serializers.CharField(allow_null=True), help_text="top card per suit S, H, D, C"
+    )
+    cells = serializers.ListField(
+        child=serializers.CharField(allow_null=True), required=False, help_text="seahaven only"
+    )
+    stock = serializers.IntegerField(help_text="cards left in the stock, never which")
+    waste = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="westcliff only, top last"
+    )
+    legal_moves = MoveSerializer(many=True, help_text="empty once the play is over")
+
+    def to_representation(self, play: Play) -> dict[str, Any]:
+        data = super().to_representation(play)
+        data.update(services.visible_state(play))
+        return data
+
+
+class MoveRequestSerializer(serializers.Serializer):
+    """The body of ``POST /plays/{id}/moves``. ``move`` is checked by the engine."""
+
+    seq = serializers.IntegerField(min_value=0, help_text="must equal the play's current seq")
+    move = MoveSerializer()
+
+
+class MoveRequestShapeSerializer(serializers.Serializer):
+    """What the view actually checks before the engine parses the move (400 either way)."""
+
+    seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    move = serializers.JSONField()
+
+
+class LoggedMoveSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="position in the log, from 0")
+    move = MoveSerializer()
+    text = serializers.CharField(help_text="compact form, e.g. t3-t5x2, deal, undo")
+    created_at = serializers.DateTimeField()
+
+    def to_representation(self, row: Move) -> dict[str, Any]:
+        return {
+            "seq": row.seq,
+            "move": row.move,
+            "text": row.text,
+            "created_at": serializers.DateTimeField().to_representation(row.created_at),
+        }
+
+
+class MoveLogSerializer(serializers.Serializer):
+    play = serializers.UUIDField()
+    moves = LoggedMoveSerializer(many=True)
+
+
+class HealthSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    database = serializers.CharField()
+    cache = serializers.CharField()

@@ -1,0 +1,29 @@
+"""Housekeeping: stored idempotent answers expire after ``IDEMPOTENCY_KEY_TTL_HOURS``.
+
+Run hourly by Celery beat (``CELERY_BEAT_SCHEDULE``) or by hand with
+``python manage.py purge_idempotency_keys``. Kept out of ``games/tasks.py``, which holds the
+daily-deal tasks.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from .models import IdempotencyKey
+
+
+def purge_expired_idempotency_keys(hours: int | None = None) -> int:
+    """Delete stored answers older than ``hours`` (default: the setting); return how many."""
+    ttl = settings.IDEMPOTENCY_KEY_TTL_HOURS if hours is None else hours
+    cutoff = timezone.now() - timedelta(hours=ttl)
+    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
+@shared_task(name="games.maintenance.purge_idempotency_keys")
+def purge_idempotency_keys() -> int:
+    return purge_expired_idempotency_keys()

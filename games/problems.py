@@ -1,0 +1,214 @@
+"""RFC 9457 problem details for every error the service answers.
+
+Every refusal, whichever layer makes it (DRF, the engine, Django's URL resolver, the body
+size middleware), leaves as ``application/problem+json`` with ``type``, ``title``,
+``status``, ``detail`` and a stable machine-readable ``code`` (API.md), plus extra members
+where they help (``rule`` for an illegal move, ``errors`` for field validation).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from . import engine
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+_TITLES = {
+    "illegal_move": "Illegal move",
+    "invalid_move": "Not a move",
+    "stale_sequence": "Stale sequence number",
+    "already_played": "Already played",
+    "play_finished": "Play is finished",
+    "not_found": "Not found",
+    "validation_error": "Invalid request",
+    "malformed_json": "Malformed JSON",
+    "idempotency_key_reused": "Idempotency key reused",
+    "payload_too_large": "Request body too large",
+    "throttled": "Too many requests",
+    "server_error": "Internal server error",
+}
+
+# A card as the engine writes it (``TH``) or as input may spell it (``10H``).
+CARD_TOKEN = re.compile(r"\b(?:10|[A2-9TJQK])[SHDC]\b", re.IGNORECASE)
+
+
+def problem_type(code: str) -> str:
+    return f"{settings.PROBLEM_TYPE_BASE}{code}"
+
+
+def problem_title(code: str) -> str:
+    return _TITLES.get(code, code.replace("_", " ").capitalize())
+
+
+def problem_body(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    body = {
+        "type": problem_type(code),
+        "title": problem_title(code),
+        "status": status_code,
+        "detail": detail,
+        "code": code,
+    }
+    body.update(extra)
+    return body
+
+
+class Problem(exceptions.APIException):
+    """An API error with its HTTP status, stable code and optional extra members."""
+
+    def __init__(self, status_code: int, code: str, detail: str, **extra: Any) -> None:
+        self.status_code = status_code
+        self.problem_code = code
+        self.extra = extra
+        super().__init__(detail=detail, code=code)
+
+    def body(self) -> dict[str, Any]:
+        return problem_body(self.status_code, self.problem_code, str(self.detail), **self.extra)
+
+
+def problem_response(
+    status_code: int, code: str, detail: str, headers: dict[str, str] | None = None, **extra: Any
+) -> JsonResponse:
+    """A plain Django problem response, for layers below DRF (middleware, URL handlers)."""
+    response = JsonResponse(
+        problem_body(status_code, code, detail, **extra),
+        status=status_code,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def engine_problem(error: engine.EngineError) -> Problem:
+    """Translate an engine error: not a move → 400, illegal move → 422, bad input → 400."""
+    if isinstance(error, engine.IllegalMove):
+        return Problem(422, "illegal_move", error.detail, rule=error.code)
+    if isinstance(error, engine.MoveFormatError):
+        return Problem(400, "invalid_move", error.detail)
+    if isinstance(error, engine.DeckError) and error.code == "invalid_deck":
+        # The engine's detail may quote the client's cards; an error never carries a deck.
+        return Problem(
+            400,
+            "invalid_deck",
+            "a deck is a list of 52 distinct cards, rank then suit, such as 'AS' or 'TH'",
+        )
+    return Problem(400, error.code, error.detail)
+
+
+def redact_cards(text: str, allowed: set[str]) -> str:
+    """Replace every card name in ``text`` that is not in ``allowed`` by 'a hidden card'."""
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(0).upper().replace("10", "T")
+        return match.group(0) if name in allowed else "a hidden card"
+
+    return CARD_TOKEN.sub(replace, text)
+
+
+def _flatten(detail: Any) -> list[str]:
+    if isinstance(detail, dict):
+        return [f"{key}: {msg}" for key, value in detail.items() for msg in _flatten(value)]
+    if isinstance(detail, list):
+        return [msg for item in detail for msg in _flatten(item)]
+    return [str(detail)]
+
+
+def _errors(detail: Any) -> Any:
+    """DRF's nested error detail as plain JSON (strings, lists, dicts)."""
+    if isinstance(detail, dict):
+        return {str(key): _errors(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_errors(item) for item in detail]
+    return str(detail)
+
+
+def _code_of(exc: exceptions.APIException) -> str:
+    codes = exc.get_codes()
+    if isinstance(codes, str):
+        return codes
+    if isinstance(codes, dict) and isinstance(codes.get("code"), str):
+        return codes["code"]  # simplejwt's InvalidToken carries its code in a dict
+    return exc.default_code
+
+
+def _detail_of(exc: exceptions.APIException) -> str:
+    detail = exc.detail
+    if isinstance(detail, dict) and "detail" in detail:
+        return str(detail["detail"])
+    return "; ".join(_flatten(detail))
+
+
+def problem_for_exception(exc: Exception) -> tuple[dict[str, Any], int, dict[str, str]] | None:
+    """Problem body, status and headers for ``exc``, or None if it is not a known error."""
+    headers: dict[str, str] = {}
+    if isinstance(exc, engine.EngineError):
+        exc = engine_problem(exc)
+    if isinstance(exc, Problem):
+        return exc.body(), exc.status_code, headers
+    if isinstance(exc, Http404):
+        return problem_body(404, "not_found", "no such resource"), 404, headers
+    if isinstance(exc, DjangoPermissionDenied):
+        return problem_body(403, "permission_denied", "not allowed"), 403, headers
+    if not isinstance(exc, exceptions.APIException):
+        return None
+
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+
+    if isinstance(exc, exceptions.ValidationError):
+        messages = _flatten(exc.detail)
+        body = problem_body(
+            400,
+            "validation_error",
+            "; ".join(messages) or "invalid request",
+            errors=_errors(exc.detail),
+        )
+        return body, 400, headers
+    if isinstance(exc, exceptions.ParseError):
+        return problem_body(400, "malformed_json", _detail_of(exc)), 400, headers
+    if isinstance(exc, exceptions.Throttled):
+        return problem_body(429, "throttled", _detail_of(exc)), 429, headers
+    code = _code_of(exc)
+    return problem_body(exc.status_code, code, _detail_of(exc)), exc.status_code, headers
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's ``EXCEPTION_HANDLER``: every known error as a problem document."""
+    result = problem_for_exception(exc)
+    if result is None:
+        return None  # a bug: Django's handler500 answers with a 500 problem
+    body, status_code, headers = result
+    set_rollback()
+    return Response(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
+
+
+# --- Django's error views (outside DRF: unknown URLs, CSRF, crashes) -------------------------
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return problem_response(400, "bad_request", "the request could not be understood")
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return problem_response(403, "permission_denied", "not allowed")
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return problem_response(404, "not_found", "no such resource")
+
+
+def server_error(request: HttpRequest) -> JsonResponse:
+    return problem_response(
+        status.HTTP_500_INTERNAL_SERVER_ERROR, "server_error", "an unexpected error occurred"
+    )

@@ -1,0 +1,324 @@
+"""Business logic of plays: starting one, applying a move, undo and resign, and the daily deals.
+
+Views call these functions and serialise what they return; everything that must hold
+together (the play row, its move log, the one-ranked-play rule) is decided here inside
+database transactions. Undo and resign are service moves, not engine rules: undo replays
+the effective move list minus its last move from the deal's deck, resign ends the play.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import engine
+from .models import Deal, Move, Play, PlayStatus, Source
+from .problems import Problem, redact_cards
+from .signals import play_finished
+
+log = logging.getLogger(__name__)
+
+UNDO = "undo"
+RESIGN = "resign"
+
+
+def utc_today() -> dt.date:
+    return timezone.now().astimezone(dt.UTC).date()
+
+
+# --- Daily deals -----------------------------------------------------------------------------
+
+
+def _prepare_day(day: dt.date) -> None:
+    """Ask the daily service (``games.daily``) to make sure ``day``'s deals exist.
+
+    The daily module is written separately; while it is absent the stored rows are all
+    there is. Tests replace this function to keep the solver out of API tests.
+    """
+    try:
+        from .daily import get_or_prepare_day
+    except ImportError:
+        return
+    get_or_prepare_day(day)
+
+
+def daily_deals(day: dt.date) -> list[Deal]:
+    """The daily deals of ``day`` (UTC), one per preset, prepared on demand for today only.
+
+    Past days are served from what is stored (the hourly beat task prepares days ahead),
+    so nobody can make the server run the solver for an arbitrary old date.
+    """
+    if day == utc_today() and not _all_presets_stored(day):
+        _prepare_day(day)
+    return list(Deal.objects.filter(source=Source.DAILY, date=day).order_by("preset"))
+
+
+def _all_presets_stored(day: dt.date) -> bool:
+    stored = set(
+        Deal.objects.filter(source=Source.DAILY, date=day).values_list("preset", flat=True)
+    )
+    return set(engine.PRESETS) <= stored
+
+
+def daily_deal(day: dt.date, preset: str) -> Deal | None:
+    deal = Deal.objects.filter(source=Source.DAILY, date=day, preset=preset).first()
+    if deal is None and day == utc_today():
+        _prepare_day(day)
+        deal = Deal.objects.filter(source=Source.DAILY, date=day, preset=preset).first()
+    return deal
+
+
+# --- Starting a play -------------------------------------------------------------------------
+
+
+def rules_of(play: Play) -> engine.Rules:
+    return engine.get_rules(play.preset, play.options)
+
+
+def start_play(
+    player: AbstractBaseUser,
+    preset: str,
+    options: dict[str, Any] | None = None,
+    *,
+    daily: dt.date | None = None,
+    seed: int | None = None,
+    deck: list[str] | None = None,
+    pysol_deal: int | None = None,
+) -> Play:
+    """Start a ranked play of today's daily deal, or a practice play of a seed, deck or
+    PySolFC deal number. Exactly one source must be given (the serializer checks it).
+
+    Engine errors (unknown preset or option, bad deck, seed out of range) propagate and
+    become 400 problems; a second ranked play of the same preset and day is 409.
+    """
+    rules = engine.get_rules(preset, options or {})
+    if daily is not None:
+        deal = _daily_deal_for_ranked_play(daily, preset)
+        cards = engine.parse_deck(deal.deck)
+    elif seed is not None:
+        cards = engine.deck_from_seed(seed)
+        deal = _practice_deal(preset, Source.SEED, cards, seed=seed)
+    elif pysol_deal is not None:
+        cards = engine.deck_from_pysol(pysol_deal)
+        deal = _practice_deal(preset, Source.PYSOL, cards, pysol_deal=pysol_deal)
+    elif deck is not None:
+        cards = engine.parse_deck(deck)
+        deal = None
+    else:  # pragma: no cover - the serializer requires one source
+        raise Problem(400, "validation_error", "give one of daily, seed, deck or pysol_deal")
+
+    state = engine.new_game(rules, cards)
+    ranked = daily is not None
+    if (
+        ranked
+        and Play.objects.filter(
+            player=player, preset=rules.name, daily_date=daily, ranked=True
+        ).exists()
+    ):
+        raise _already_played(rules.name, daily)
+    try:
+        with transaction.atomic():
+            if deal is None:
+                deal = Deal.objects.create(
+                    preset=rules.name, deck=engine.format_deck(cards), source=Source.DECK
+                )
+            play = Play(
+                player=player,
+                deal=deal,
+                preset=rules.name,
+                options=dict(rules.options),
+                ranked=ranked,
+                daily_date=daily,
+                state=engine.state_to_json(state),
+                foundation_cards=engine.foundation_cards(state),
+            )
+            play.save()
+            outcome = engine.status(state)
+            if outcome != engine.PLAYING:  # a deal with no legal move at all
+                _finish(play, outcome)
+                play.save()
+    except IntegrityError as error:
+        # Two simultaneous starts: the partial unique constraint decides, not the check above.
+        if ranked:
+            raise _already_played(rules.name, daily) from error
+        raise
+    return play
+
+
+def _already_played(preset: str, day: dt.date) -> Problem:
+    return Problem(
+        409,
+        "already_played",
+        f"you already have a ranked {preset} play for {day.isoformat()}",
+    )
+
+
+def _daily_deal_for_ranked_play(day: dt.date, preset: str) -> Deal:
+    today = utc_today()
+    if day > today:
+        raise Problem(404, "daily_not_available", f"the daily deals of {day} are not out yet")
+    if day < today:
+        raise Problem(
+            400,
+            "daily_over",
+            f"the day {day} is over (UTC); only today's deal ({today}) can be played ranked",
+        )
+    deal = daily_deal(day, preset)
+    if deal is None:
+        raise Problem(404, "daily_not_available", f"no daily {preset} deal for {day} yet")
+    return deal
+
+
+def _practice_deal(preset: str, source: str, cards: tuple[int, ...], **number: int) -> Deal:
+    """The stored deal of a seed or PySolFC number, created the first time it is played."""
+    deal = Deal.objects.filter(source=source, preset=preset, **number).first()
+    if deal is None:
+        deal = Deal.objects.create(
+            preset=preset, source=source, deck=engine.format_deck(cards), **number
+        )
+    return deal
+
+
+# --- Applying a move -------------------------------------------------------------------------
+
+
+def apply_move(
+    play_id: uuid.UUID | str, player: AbstractBaseUser, seq: int, move: engine.Move
+) -> Play:
+    """Apply one move (or undo / resign) to the caller's play, in one transaction.
+
+    The play row is locked, so concurrent requests with the same ``seq`` serialise: the
+    first applies, the others find the sequence moved on (409 ``stale_sequence``).
+    """
+    with transaction.atomic():
+        play = Play.objects.select_for_update().filter(pk=play_id, player=player).first()
+        if play is None:
+            raise Problem(404, "not_found", "no such play")
+        if play.finished:
+            raise Problem(409, "play_finished", f"this play is over ({play.status})")
+        if seq != play.seq:
+            raise Problem(
+                409,
+                "stale_sequence",
+                f"the play is at seq {play.seq}, the move was sent for seq {seq}",
+                seq=play.seq,
+            )
+        rules = rules_of(play)
+        state = engine.state_from_json(rules, play.state)
+        revealed = False
+        if move.type == UNDO:
+            state = _undo(play, rules)
+            play.undos += 1
+            play.moves_count += 1
+        elif move.type == RESIGN:
+            pass
+        else:
+            try:
+                new_state = engine.apply_move(state, move)
+            except engine.IllegalMove as error:
+                raise _illegal(state, error) from error
+            revealed = engine.reveals_hidden(state, move)
+            state = new_state
+            play.moves_count += 1
+
+        Move.objects.create(
+            play=play,
+            seq=play.seq,
+            move=move.to_dict(),
+            text=str(move),
+            reveals_hidden=revealed,
+            state_hash=engine.state_hash(state),
+        )
+        play.seq += 1
+        play.state = engine.state_to_json(state)
+        play.foundation_cards = engine.foundation_cards(state)
+        if move.type == RESIGN:
+            _finish(play, PlayStatus.RESIGNED)
+        else:
+            outcome = engine.status(state)
+            if outcome != engine.PLAYING:
+                _finish(play, outcome)
+        play.save()
+    return play
+
+
+def _illegal(state: engine.State, error: engine.IllegalMove) -> Problem:
+    """422 with the rule's code; card names the player cannot see are blanked out."""
+    shown = _shown_cards(engine.visible(state))
+    detail = redact_cards(error.detail, shown)
+    return Problem(422, "illegal_move", f"illegal move ({error.code}): {detail}", rule=error.code)
+
+
+def _shown_cards(view: Any) -> set[str]:
+    if isinstance(view, str):
+        return {view}
+    if isinstance(view, dict):
+        return set().union(*(_shown_cards(value) for value in view.values()))
+    if isinstance(view, list):
+        return set().union(*(_shown_cards(value) for value in view))
+    return set()
+
+
+def _undo(play: Play, rules: engine.Rules) -> engine.State:
+    """The state before the last effective move, rebuilt by replaying the rest from the deck.
+
+    The log keeps every row (undo rows included); the effective list is the log with each
+    undo cancelling the latest effective move before it.
+    """
+    effective: list[tuple[dict[str, Any], bool]] = []
+    for logged, revealed in play.moves.order_by("seq").values_list("move", "reveals_hidden"):
+        kind = logged.get("type")
+        if kind == UNDO:
+            effective.pop()
+        elif kind != RESIGN:
+            effective.append((logged, revealed))
+    if not effective:
+        raise Problem(422, "nothing_to_undo", "there is no move to undo")
+    if play.ranked and effective[-1][1]:
+        raise Problem(
+            422,
+            "undo_forbidden",
+            "a move that turned a face-down card or dealt cannot be undone in a ranked play",
+        )
+    deck = engine.parse_deck(play.deal.deck)
+    state, bad, error = engine.replay(rules, deck, [m for m, _ in effective[:-1]])
+    if bad is not None:
+        raise RuntimeError(f"move log of play {play.pk} does not replay at {bad}: {error!r}")
+    return state
+
+
+def _finish(play: Play, outcome: str) -> None:
+    """Close the play, score it, and tell listeners once the transaction has committed."""
+    play.status = outcome
+    play.finished_at = timezone.now()
+    play.seconds = max(0.0, (play.finished_at - play.started_at).total_seconds())
+    transaction.on_commit(lambda: play_finished.send(sender=Play, play=play))
+
+
+# --- Reading ---------------------------------------------------------------------------------
+
+
+def visible_state(play: Play) -> dict[str, Any]:
+    """``engine.visible`` of the play's state: the only view of a state that leaves the server.
+
+    A finished play lists no legal moves.
+    """
+    state = engine.state_from_json(rules_of(play), play.state)
+    view = engine.visible(state, with_moves=not play.finished)
+    if play.finished:
+        view["legal_moves"] = []
+    return view
+
+
+def get_play(play_id: uuid.UUID | str, player: AbstractBaseUser) -> Play:
+    """The caller's play; another player's play is indistinguishable from a missing one."""
+    play = Play.objects.filter(pk=play_id, player=player).first()
+    if play is None:
+        raise Problem(404, "not_found", "no such play")
+    return play

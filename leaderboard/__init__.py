@@ -1,0 +1,1 @@
+"""Leaderboards and player statistics (stub: another engineer fills it in)."""

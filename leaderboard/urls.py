@@ -1,0 +1,3 @@
+"""Leaderboard endpoints under ``/api/v1/`` (none yet)."""
+
+urlpatterns = []
