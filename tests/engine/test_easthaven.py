@@ -100,9 +100,8 @@ def test_face_down_card_turns_up_as_part_of_the_move():
     t = ok(s, "t0-t1")
     assert col(t, 0) == ["2C", "3D"] and t.down[0] == 1
     assert visible(t)["tableau"][0] == {"down": 1, "up": ["3D"]}
-    t = ok(t, "t0-t5") if False else t  # 3D has nowhere to go here; move it to a foundation
     u = apply_move(position("easthaven", ["2C 3D | 9S", "| TH"], found={"D": "2D"}), mv("t0-t1"))
-    u = ok(u, "t0-f")
+    u = ok(u, "t0-f")  # the 3D to its foundation turns up the 2C
     assert col(u, 0) == ["2C"] and u.down[0] == 0
     assert visible(u)["tableau"][0] == {"down": 0, "up": ["2C"]}
 
