@@ -1,0 +1,198 @@
+"""Haven's solver: is a deal winnable by a player who knows every card ("thoughtful" play)?
+
+``solve(rules, deck, time_budget=10.0, node_budget=None, shorten=True)`` answers
+``winnable`` (with a solution the engine replays to a win), ``unwinnable`` (only after an
+exhaustive search) or ``unknown`` (budget spent).  Pure Python, no Django.
+
+Design
+======
+
+The search runs on its own compact positions and move generator (:mod:`.core`), much
+cheaper than the engine's immutable ``State``; the engine is the judge: every solution is
+translated to API moves and replayed with :func:`games.engine.replay` before it is
+returned, and a solution that does not end in ``won`` raises :class:`SolverBug`.
+
+1. **First solution**: depth-first search with move ordering (foundation moves, moves that
+   turn a face-down card or empty a column, builds, waste and cell moves, moves into
+   spaces and cells, the deal last) and a transposition set of position keys.  DFS with a
+   visited set over a finite graph finds a path to a won position whenever one is
+   reachable, so an exhausted search is a proof of ``unwinnable``.
+2. **Shortening** (``shorten=True``): branch and bound from the start, looking only for
+   wins shorter than the best so far.  A position is cut when ``g + h > bound`` with the
+   admissible ``h`` = cards not yet on the foundations + deals still to make (every card
+   needs exactly one foundation move and the stock must be dealt out to win), or when it
+   was already reached at a depth ``<= g``.  ``first_length`` is the length of the first
+   win found, ``length`` that of the final one; when branch and bound runs to the end
+   ``optimal`` is true (the shortest win under the rules below, which all keep some
+   shortest win).
+
+Pruning rules (all off with ``pruning=False``) and why each is sound
+====================================================================
+
+A rule is sound when every win from the position before it still has a win (no longer)
+after it; then ``unwinnable`` stays a proof and the shortening stays exact.
+
+* **Safe auto-play to the foundations.**  A free card ``c`` (column top, cell, waste top)
+  that is next on its foundation goes there at once when *nothing could ever be placed on
+  it*: same-suit builds always (the only card that fits on ``c`` is its suit's ``rank-1``,
+  already on the foundation); alternate colours when both foundations of the other colour
+  hold ``rank(c)-1`` or more (the only cards that fit ``c``, the other colour's ``rank-1``,
+  are gone).  Proof by simulation: take any win ``W`` of the original position and delete
+  every move of ``c`` alone (and drop ``c`` from the top of any run it moves with).  Every
+  remaining move stays legal: no move ever targets ``c``; a run minus its top card is still
+  a run of the same kind (top part, or all face-up cards of a column that now lacks ``c``);
+  cells, spaces and hence supermove capacities only grow; a column that held only ``c``
+  is a space that no move of ``W`` needed; a card under ``c`` that turns face up earlier
+  only adds options, since in ``W`` nothing could have moved as a run through ``c``.  The
+  same foundation sequence follows, one move per card, so the simulated win is no longer
+  (auto-play also keeps the shortening exact).  **Exception**: in ``easthaven`` proper a
+  deal is refused while a King could fill a space; removing ``c`` can make a space (a
+  column of ``c`` alone), turn up a King, or join two cards into a King-headed run across
+  the gap after later deals, and so forbid a deal that ``W`` made.  There, auto-play
+  waits until the stock is empty (then no deal remains for the rule to refuse).
+* **Transposition table.**  Positions are keyed by everything that decides the future:
+  foundations, cells, stock position (the stock is a fixed sequence, so the number of
+  cards dealt identifies it), waste, columns with their face-down counts.  Revisiting a
+  key adds nothing (first search) or nothing shorter (when reached again at a depth not
+  smaller, in branch and bound).
+* **Canonical column order** where ``rules.columns_interchangeable`` (Westcliff, Seahaven):
+  no rule reads a column's position there (no row deals), so a permutation of the columns
+  is the same game: keys sort the columns.  Never in Easthaven presets, whose row deals
+  and King-fill rule read positions.
+* **Canonical cell order** (Seahaven): a cell's index is read by no rule, so keys sort the
+  cells; consequently a cell-to-cell move (same key as before) is not generated, and a
+  card going to a cell is tried in the first empty cell only.
+* **Equivalent spaces** (interchangeable columns only): moving into one empty column or
+  another gives positions with the same key, so only the first space is a target.
+* **Whole column into a space** (interchangeable columns only): the result is a
+  permutation of the columns, i.e. the same key: not generated.  In Easthaven it is a real
+  move (the cards then receive other row deals) and is kept.
+
+Nothing else is cut: no move is forbidden as "dominated" beyond the above, so the
+comparison with ``pruning=False`` (plain DFS over exact positions, ``tests/solver``)
+checks exactly these rules.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
+
+WINNABLE = "winnable"
+UNWINNABLE = "unwinnable"
+UNKNOWN = "unknown"
+
+__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "SolverBug", "solve"]
+
+
+class SolverBug(RuntimeError):
+    """The solver produced a solution the engine does not accept: a bug, never an answer."""
+
+
+@dataclass
+class SolveResult:
+    verdict: str
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    first_length: int | None = None
+    length: int | None = None
+    optimal: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "moves": self.moves,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "first_length": self.first_length,
+            "length": self.length,
+            "optimal": self.optimal,
+        }
+
+
+def _pile(p: int) -> str:
+    if p < CELL0:
+        return f"t{p}"
+    if p < WASTE:
+        return f"c{p - CELL0}"
+    if p == WASTE:
+        return "w"
+    return "f"
+
+
+def to_api(path: Sequence[tuple[int, int, int]]) -> list[dict[str, Any]]:
+    """Internal moves → the API's move dicts."""
+    out = []
+    for src, dst, cnt in path:
+        if src == DEAL:
+            out.append({"type": "deal"})
+        else:
+            out.append({"type": "move", "from": _pile(src), "to": _pile(dst), "count": cnt})
+    return out
+
+
+def verify(rules, deck: Sequence[int], moves: list[dict[str, Any]]) -> None:
+    """Replay ``moves`` through the engine; raise :class:`SolverBug` unless they win."""
+    from games.engine import WON, replay, status
+
+    state, index, error = replay(rules, deck, moves)
+    if error is not None:
+        raise SolverBug(f"solution move {index} ({moves[index]}) is illegal: {error!r}")
+    if status(state) != WON:
+        raise SolverBug(f"solution of {len(moves)} moves ends in {status(state)}, not won")
+
+
+def solve(
+    rules,
+    deck: Sequence[int],
+    time_budget: float | None = 10.0,
+    node_budget: int | None = None,
+    shorten: bool = True,
+    *,
+    pruning: bool = True,
+    shorten_budget: float | None = None,
+) -> SolveResult:
+    """Solve the deal of ``deck`` under ``rules`` (a :class:`games.engine.Rules`).
+
+    ``time_budget`` (seconds) and ``node_budget`` (positions expanded) bound the whole call,
+    shortening included; ``None`` means unbounded.  Shortening gets at most
+    ``shorten_budget`` seconds (default: half the time budget) of what is left after the
+    first solution.  ``pruning=False`` disables every optional pruning rule (for tests).
+    """
+    started = time.perf_counter()
+    deadline = started + time_budget if time_budget is not None else float("inf")
+    node_limit = node_budget if node_budget is not None else INF
+    search = Search(rules, tuple(deck), pruning=pruning)
+    try:
+        path = search.first_solution(node_limit, deadline)
+    except OutOfBudget:
+        return SolveResult(UNKNOWN, [], search.nodes, time.perf_counter() - started)
+    if path is None:
+        return SolveResult(UNWINNABLE, [], search.nodes, time.perf_counter() - started)
+
+    first_length = len(path)
+    optimal = False
+    if shorten and search.nodes < node_limit:
+        now = time.perf_counter()
+        share = shorten_budget
+        if share is None:
+            share = 0.5 * time_budget if time_budget is not None else 60.0
+        end = min(deadline, now + share)
+        if end > now:
+            path, optimal = search.shorten(path, node_limit, end)
+    moves = to_api(path)
+    verify(rules, deck, moves)
+    return SolveResult(
+        WINNABLE,
+        moves,
+        search.nodes,
+        time.perf_counter() - started,
+        first_length=first_length,
+        length=len(moves),
+        optimal=optimal,
+    )

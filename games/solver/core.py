@@ -1,0 +1,437 @@
+"""The search: a compact position, its move generator, DFS with a transposition table, and
+branch-and-bound shortening.  See :mod:`games.solver` for the pruning rules and why each
+is sound.
+
+Internal position: a plain tuple ``(cols, down, found, cells, dealt, waste)``
+
+* ``cols``  – tuple of column tuples, bottom first (cards are the engine's ints 0…51);
+* ``down``  – tuple of face-down counts per column;
+* ``found`` – tuple of four foundation heights (0…13), suits in ``SHDC`` order;
+* ``cells`` – tuple of four cards or ``-1`` (Seahaven), ``()`` otherwise;
+* ``dealt`` – how many stock cards have left the stock (the stock is a fixed sequence);
+* ``waste`` – Westcliff's waste, top last.
+
+Internal move: ``(src, dst, count)`` with piles encoded as ints: columns ``0…9``, cells
+``10…13``, waste ``20``, foundation ``30``; a deal is ``(DEAL, DEAL, 0)``.  Moves keep the
+*actual* pile indices (canonical order is used only for keys), so a path translates
+one-to-one into the engine's API moves.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+
+CELL0 = 10
+WASTE = 20
+FOUND = 30
+DEAL = 40
+KING = 12
+INF = 10**9
+
+RANK = tuple(c % 13 for c in range(52))
+SUIT = tuple(c // 13 for c in range(52))
+RED = tuple(SUIT[c] in (1, 2) for c in range(52))
+#: Suits of the other colour, for each suit (S, H, D, C).
+OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))
+
+
+def _tables(same_suit: bool) -> tuple[list[bool], tuple[tuple[int, ...], ...]]:
+    """``fits[below * 52 + above]`` and, per card, the cards it may be built on."""
+    fits = [False] * (52 * 52)
+    parents: list[tuple[int, ...]] = []
+    for above in range(52):
+        ps = []
+        for below in range(52):
+            ok = RANK[below] == RANK[above] + 1 and (
+                SUIT[below] == SUIT[above] if same_suit else RED[below] != RED[above]
+            )
+            if ok:
+                fits[below * 52 + above] = True
+                ps.append(below)
+        parents.append(tuple(ps))
+    return fits, tuple(parents)
+
+
+_TABLES = {True: _tables(True), False: _tables(False)}
+
+
+class OutOfBudget(Exception):
+    """The node or time budget is spent."""
+
+
+class Search:
+    """One deal under one rule set.  ``pruning=False`` turns off every optional pruning
+    rule (auto-play, canonical keys, no-op and equivalent-target pruning); what remains is
+    plain DFS over exact positions with a visited set (needed to terminate)."""
+
+    def __init__(self, rules, deck: Sequence[int], pruning: bool = True) -> None:
+        self.rules = rules
+        self.pruning = pruning
+        same_suit = rules.build == "suit"
+        self.fits, self.parents = _TABLES[same_suit]
+        self.same_suit = same_suit
+        self.king_space = rules.space == "king"
+        self.supermove = rules.runs == "supermove"
+        self.classic = bool(getattr(rules, "classic_supermove", False))
+        self.partial = bool(getattr(rules, "partial_runs", False)) or self.supermove
+        self.king_fill = bool(rules.king_fill_before_deal)
+        self.rows_deal = rules.stock == "rows"
+        self.waste_deal = rules.stock == "waste"
+        self.ncols = rules.columns
+        self.canon = pruning and bool(rules.columns_interchangeable)
+        self.canon_cells = pruning
+        n = rules.columns
+        cols = tuple(tuple(deck[r * n + c] for r in range(rules.rows)) for c in range(n))
+        dealt = n * rules.rows
+        cells: tuple[int, ...] = ()
+        if rules.cells:
+            cells = (-1, deck[dealt], deck[dealt + 1], -1)
+            dealt += 2
+        self.stock = tuple(deck[dealt:])
+        self.nstock = len(self.stock)
+        self.start = (cols, (rules.face_down_rows,) * n, (0, 0, 0, 0), cells, 0, ())
+        self.nodes = 0
+        self.node_limit = INF
+        self.deadline = float("inf")
+
+    # ------------------------------------------------------------------ positions
+
+    def key(self, st) -> bytes:
+        cols, down, found, cells, dealt, waste = st
+        colbytes = [bytes((d, *col)) for d, col in zip(down, cols)]
+        if self.canon:
+            colbytes.sort()
+        cb = sorted(cells) if self.canon_cells else cells
+        return b"".join(
+            (
+                bytes(found),
+                bytes(c + 1 for c in cb),
+                bytes((dealt,)),
+                bytes(waste),
+                b"\xff",
+                b"\xfe".join(colbytes),
+            )
+        )
+
+    def remaining_deals(self, dealt: int) -> int:
+        left = self.nstock - dealt
+        if self.rows_deal:
+            return -(-left // self.ncols)
+        return left
+
+    def lower_bound(self, st) -> int:
+        """Moves still needed at least: one foundation move per card, one per deal."""
+        return 52 - sum(st[2]) + self.remaining_deals(st[4])
+
+    def auto_allowed(self, st) -> bool:
+        """Safe auto-play is sound everywhere except in Easthaven proper while a deal may
+        still come (the king-fill rule could then forbid a deal the player had)."""
+        if not self.pruning:
+            return False
+        return not (self.king_fill and st[4] < self.nstock)
+
+    def apply(self, st, move):
+        cols, down, found, cells, dealt, waste = st
+        src, dst, cnt = move
+        if src == DEAL:
+            if self.rows_deal:
+                n = min(self.ncols, self.nstock - dealt)
+                stock = self.stock
+                new = tuple(
+                    col + (stock[dealt + i],) if i < n else col for i, col in enumerate(cols)
+                )
+                return (new, down, found, cells, dealt + n, waste)
+            return (cols, down, found, cells, dealt + 1, waste + (self.stock[dealt],))
+        if src < CELL0:
+            col = cols[src]
+            moved = col[-cnt:]
+            rest = col[:-cnt]
+            cols = list(cols)
+            cols[src] = rest
+            if rest and len(rest) == down[src]:
+                down = list(down)
+                down[src] -= 1
+                down = tuple(down)
+        elif src < WASTE:
+            moved = (cells[src - CELL0],)
+            cells = list(cells)
+            cells[src - CELL0] = -1
+            cells = tuple(cells)
+        else:
+            moved = waste[-1:]
+            waste = waste[:-1]
+        if dst == FOUND:
+            c = moved[0]
+            s = SUIT[c]
+            found = found[:s] + (found[s] + 1,) + found[s + 1 :]
+        elif dst < CELL0:
+            if not isinstance(cols, list):
+                cols = list(cols)
+            cols[dst] = cols[dst] + moved
+        else:
+            cells = list(cells)
+            cells[dst - CELL0] = moved[0]
+            cells = tuple(cells)
+        return (tuple(cols), down, found, cells, dealt, waste)
+
+    def safe(self, c: int, found) -> bool:
+        r = RANK[c]
+        if found[SUIT[c]] != r:
+            return False
+        if self.same_suit:
+            return True
+        a, b = OTHER_COLOUR[SUIT[c]]
+        return found[a] >= r and found[b] >= r
+
+    def autoplay(self, st, out: list):
+        """Play every safe card to its foundation (repeatedly), appending the moves."""
+        while True:
+            cols, down, found, cells, dealt, waste = st
+            move = None
+            for i, col in enumerate(cols):
+                if col and self.safe(col[-1], found):
+                    move = (i, FOUND, 1)
+                    break
+            else:
+                for k, c in enumerate(cells):
+                    if c >= 0 and self.safe(c, found):
+                        move = (CELL0 + k, FOUND, 1)
+                        break
+                else:
+                    if waste and self.safe(waste[-1], found):
+                        move = (WASTE, FOUND, 1)
+            if move is None:
+                return st
+            out.append(move)
+            st = self.apply(st, move)
+
+    # ------------------------------------------------------------------ moves
+
+    def moves(self, st) -> list:
+        """Legal moves (modulo pruning), best first."""
+        cols, down, found, cells, dealt, waste = st
+        fits = self.fits
+        parents = self.parents
+        pruning = self.pruning
+        king_space = self.king_space
+        supermove = self.supermove
+        tops = {}
+        empties = []
+        for j, col in enumerate(cols):
+            if col:
+                tops[col[-1]] = j
+            else:
+                empties.append(j)
+        free_cells = [k for k, c in enumerate(cells) if c < 0]
+        nfree = len(free_cells)
+        nempty = len(empties)
+        empty_targets = empties[:1] if (pruning and self.canon) else empties
+        cell_targets = free_cells[:1] if pruning else free_cells
+        out = []
+        king_could_fill = False
+        for i, col in enumerate(cols):
+            if not col:
+                continue
+            n = len(col)
+            d = down[i]
+            top = col[-1]
+            if found[SUIT[top]] == RANK[top]:
+                out.append((100 + (20 if n - 1 == d and d else 0), i, FOUND, 1))
+            length = 1
+            k = n - 1
+            while k > d and fits[col[k - 1] * 52 + col[k]]:
+                length += 1
+                k -= 1
+            up = n - d
+            if self.partial:
+                counts = range(1, length + 1)
+            elif length == up and up > 1:
+                counts = (1, up)
+            else:
+                counts = (1,)
+            for cnt in counts:
+                first = col[n - cnt]
+                rest = n - cnt
+                if rest and RANK[first] == KING:
+                    king_could_fill = True
+                if rest == 0:
+                    base = 40
+                elif rest == d:
+                    base = 60 + 5 * (3 - d if d < 3 else 0)
+                elif fits[col[rest - 1] * 52 + first]:
+                    base = 5  # breaks a built run
+                else:
+                    base = 30
+                for p in parents[first]:
+                    j = tops.get(p)
+                    if j is None:
+                        continue
+                    if supermove and cnt > 1:
+                        cap = nfree + 1 if self.classic else (nfree + 1) << nempty
+                        if cnt > cap:
+                            continue
+                    out.append((base + cnt, i, j, cnt))
+                if empty_targets and not (king_space and RANK[first] != KING):
+                    if rest or not (pruning and self.canon):
+                        if supermove and cnt > 1:
+                            cap = nfree + 1 if self.classic else (nfree + 1) << (nempty - 1)
+                            ok = cnt <= cap
+                        else:
+                            ok = True
+                        if ok:
+                            sc = base - 20 + (15 if RANK[first] == KING else 0)
+                            for j in empty_targets:
+                                if j != i:
+                                    out.append((sc, i, j, cnt))
+                if cnt == 1:
+                    for k2 in cell_targets:
+                        out.append((base - 30, i, CELL0 + k2, 1))
+        if waste:
+            c = waste[-1]
+            if found[SUIT[c]] == RANK[c]:
+                out.append((100, WASTE, FOUND, 1))
+            for p in parents[c]:
+                j = tops.get(p)
+                if j is not None:
+                    out.append((50, WASTE, j, 1))
+            if not (king_space and RANK[c] != KING):
+                for j in empty_targets:
+                    out.append((20, WASTE, j, 1))
+        for k, c in enumerate(cells):
+            if c < 0:
+                continue
+            if found[SUIT[c]] == RANK[c]:
+                out.append((100, CELL0 + k, FOUND, 1))
+            for p in parents[c]:
+                j = tops.get(p)
+                if j is not None:
+                    out.append((55, CELL0 + k, j, 1))
+            if not (king_space and RANK[c] != KING):
+                for j in empty_targets:
+                    out.append((45 if RANK[c] == KING else 25, CELL0 + k, j, 1))
+            if not pruning:
+                for k2 in free_cells:
+                    out.append((-50, CELL0 + k, CELL0 + k2, 1))
+        if dealt < self.nstock and not (self.king_fill and empties and king_could_fill):
+            out.append((-10, DEAL, DEAL, 0))
+        out.sort(key=_score, reverse=True)
+        return out
+
+    # ------------------------------------------------------------------ search
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes >= self.node_limit:
+            raise OutOfBudget
+        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+            raise OutOfBudget
+
+    def first_solution(self, node_limit: int, deadline: float):
+        """DFS for any win.  Returns the path (list of internal moves), ``None`` when the
+        search was exhaustive, raises :class:`OutOfBudget` otherwise."""
+        self.node_limit = node_limit
+        self.deadline = deadline
+        path: list = []
+        start = self.start
+        if self.auto_allowed(start):
+            start = self.autoplay(start, path)
+        if sum(start[2]) == 52:
+            return path
+        seen = {self.key(start)}
+        apply = self.apply
+        key = self.key
+        autoplay = self.autoplay
+        auto_allowed = self.auto_allowed
+        tick = self._tick
+        moves = self.moves
+
+        def dfs(st) -> bool:
+            tick()
+            for mv in moves(st):
+                move = mv[1:]
+                child = apply(st, move)
+                mark = len(path)
+                path.append(move)
+                if auto_allowed(child):
+                    child = autoplay(child, path)
+                if sum(child[2]) == 52:
+                    return True
+                k = key(child)
+                if k not in seen:
+                    seen.add(k)
+                    if dfs(child):
+                        return True
+                del path[mark:]
+            return False
+
+        with _deep_recursion():
+            if dfs(start):
+                return path
+        return None
+
+    def shorten(self, best: list, node_limit: int, deadline: float):
+        """Branch and bound: DFS for wins shorter than ``best``, with the lower bound of
+        :meth:`lower_bound` and a table of the shortest depth each position was reached at.
+        Returns ``(path, exhaustive)``; stops quietly when the budget is spent."""
+        self.node_limit = node_limit
+        self.deadline = deadline
+        result = {"best": best, "bound": len(best) - 1}
+        path: list = []
+        start = self.start
+        if self.auto_allowed(start):
+            start = self.autoplay(start, path)
+        depth_seen = {self.key(start): len(path)}
+        apply = self.apply
+        key = self.key
+        autoplay = self.autoplay
+        auto_allowed = self.auto_allowed
+        lower_bound = self.lower_bound
+        tick = self._tick
+        moves = self.moves
+
+        def dfs(st) -> None:
+            tick()
+            for mv in moves(st):
+                move = mv[1:]
+                child = apply(st, move)
+                mark = len(path)
+                path.append(move)
+                if auto_allowed(child):
+                    child = autoplay(child, path)
+                g = len(path)
+                if sum(child[2]) == 52:
+                    if g <= result["bound"]:
+                        result["best"] = list(path)
+                        result["bound"] = g - 1
+                elif g + lower_bound(child) <= result["bound"]:
+                    k = key(child)
+                    prev = depth_seen.get(k)
+                    if prev is None or prev > g:
+                        depth_seen[k] = g
+                        dfs(child)
+                del path[mark:]
+
+        exhaustive = True
+        with _deep_recursion():
+            try:
+                if len(path) + self.lower_bound(start) <= result["bound"]:
+                    dfs(start)
+            except OutOfBudget:
+                exhaustive = False
+        return result["best"], exhaustive
+
+
+def _score(move) -> int:
+    return move[0]
+
+
+class _deep_recursion:
+    def __enter__(self):
+        self.old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.old, 20000))
+
+    def __exit__(self, *exc):
+        sys.setrecursionlimit(self.old)
+        return False
