@@ -253,7 +253,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # gunicorn serves the admin's and Swagger's static files through WhiteNoise; the finders let
 # it do so before (or without) ``collectstatic``, which the Docker image runs.
 WHITENOISE_USE_FINDERS = True
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 
 LOGGING = {
     "version": 1,

@@ -245,7 +245,7 @@ class MoveRequestShapeSerializer(serializers.Serializer):
     """What the view actually checks before the engine parses the move (400 either way)."""
 
     seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    move = serializers.JSONField()
+    move = serializers.JSONField(allow_null=True)
 
 
 class LoggedMoveSerializer(serializers.Serializer):

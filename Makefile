@@ -1,0 +1,59 @@
+# Haven: `make run` serves the API on http://127.0.0.1:8000, `make test` runs the tests.
+# Both create .venv and install the project on first use; SQLite, an in-memory cache and
+# in-process Celery unless DATABASE_URL / REDIS_URL say otherwise (README.md).
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.haven-installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format install migrate daily worker beat schema clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall when the dependency list changes.
+$(STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e '.[test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+# Today's daily deals, if the prepare_daily command is installed.
+daily: migrate
+	@if $(PY) manage.py help prepare_daily >/dev/null 2>&1; then \
+		$(PY) manage.py prepare_daily --days 1; \
+	else \
+		echo "prepare_daily not available: skipping the daily deals"; \
+	fi
+
+run: daily
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+format: install
+	$(VENV)/bin/ruff format .
+
+worker: install
+	$(VENV)/bin/celery -A config worker --loglevel=INFO
+
+beat: install
+	$(VENV)/bin/celery -A config beat --loglevel=INFO
+
+schema: install
+	$(PY) manage.py spectacular --validate --file schema.yaml
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
