@@ -86,7 +86,9 @@ WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
 UNKNOWN = "unknown"
 
-__all__ = ["UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "SolverBug", "solve"]
+__all__ = [
+    "UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "SolverBug", "solve", "solve_state",
+]
 
 
 class SolverBug(RuntimeError):
@@ -136,13 +138,15 @@ def to_api(path: Sequence[tuple[int, int, int]]) -> list[dict[str, Any]]:
     return out
 
 
-def verify(rules, deck: Sequence[int], moves: list[dict[str, Any]]) -> None:
-    """Replay ``moves`` through the engine; raise :class:`SolverBug` unless they win."""
-    from games.engine import WON, replay, status
+def verify(state, moves: list[dict[str, Any]]) -> None:
+    """Apply ``moves`` to the engine ``state``; raise :class:`SolverBug` unless they win."""
+    from games.engine import WON, IllegalMove, Move, MoveFormatError, apply_move, status
 
-    state, index, error = replay(rules, deck, moves)
-    if error is not None:
-        raise SolverBug(f"solution move {index} ({moves[index]}) is illegal: {error!r}")
+    for index, raw in enumerate(moves):
+        try:
+            state = apply_move(state, Move.from_dict(raw))
+        except (IllegalMove, MoveFormatError) as error:
+            raise SolverBug(f"solution move {index} ({raw}) is illegal: {error!r}") from None
     if status(state) != WON:
         raise SolverBug(f"solution of {len(moves)} moves ends in {status(state)}, not won")
 
@@ -163,11 +167,39 @@ def solve(
     shortening included; ``None`` means unbounded.  Shortening gets at most
     ``shorten_budget`` seconds (default: half the time budget) of what is left after the
     first solution.  ``pruning=False`` disables every optional pruning rule (for tests).
+    The solution is replayed from the deal by the engine before it is returned.
     """
+    from games.engine import new_game, replay, status
+
+    result = solve_state(
+        new_game(rules, deck),
+        time_budget,
+        node_budget,
+        shorten,
+        pruning=pruning,
+        shorten_budget=shorten_budget,
+    )
+    if result.verdict == WINNABLE:
+        state, index, error = replay(rules, deck, result.moves)
+        if error is not None or status(state) != "won":
+            raise SolverBug(f"solution does not replay from the deck (move {index}: {error!r})")
+    return result
+
+
+def solve_state(
+    state,
+    time_budget: float | None = 10.0,
+    node_budget: int | None = None,
+    shorten: bool = True,
+    *,
+    pruning: bool = True,
+    shorten_budget: float | None = None,
+) -> SolveResult:
+    """Like :func:`solve`, from any engine :class:`~games.engine.State` (e.g. an endgame)."""
     started = time.perf_counter()
     deadline = started + time_budget if time_budget is not None else float("inf")
     node_limit = node_budget if node_budget is not None else INF
-    search = Search(rules, tuple(deck), pruning=pruning)
+    search = Search(state, pruning=pruning)
     try:
         path = search.first_solution(node_limit, deadline)
     except OutOfBudget:
@@ -186,7 +218,7 @@ def solve(
         if end > now:
             path, optimal = search.shorten(path, node_limit, end)
     moves = to_api(path)
-    verify(rules, deck, moves)
+    verify(state, moves)
     return SolveResult(
         WINNABLE,
         moves,

@@ -66,7 +66,10 @@ class Search:
     rule (auto-play, canonical keys, no-op and equivalent-target pruning); what remains is
     plain DFS over exact positions with a visited set (needed to terminate)."""
 
-    def __init__(self, rules, deck: Sequence[int], pruning: bool = True) -> None:
+    def __init__(self, state, pruning: bool = True) -> None:
+        """``state`` is an engine :class:`~games.engine.State` (any position, not only an
+        opening one)."""
+        rules = state.rules
         self.rules = rules
         self.pruning = pruning
         same_suit = rules.build == "suit"
@@ -74,24 +77,24 @@ class Search:
         self.same_suit = same_suit
         self.king_space = rules.space == "king"
         self.supermove = rules.runs == "supermove"
-        self.classic = bool(getattr(rules, "classic_supermove", False))
-        self.partial = bool(getattr(rules, "partial_runs", False)) or self.supermove
+        self.classic = bool(rules.classic_supermove)
+        self.partial = bool(rules.partial_runs) or self.supermove
         self.king_fill = bool(rules.king_fill_before_deal)
         self.rows_deal = rules.stock == "rows"
         self.waste_deal = rules.stock == "waste"
         self.ncols = rules.columns
         self.canon = pruning and bool(rules.columns_interchangeable)
         self.canon_cells = pruning
-        n = rules.columns
-        cols = tuple(tuple(deck[r * n + c] for r in range(rules.rows)) for c in range(n))
-        dealt = n * rules.rows
-        cells: tuple[int, ...] = ()
-        if rules.cells:
-            cells = (-1, deck[dealt], deck[dealt + 1], -1)
-            dealt += 2
-        self.stock = tuple(deck[dealt:])
+        self.stock = tuple(state.stock)
         self.nstock = len(self.stock)
-        self.start = (cols, (rules.face_down_rows,) * n, (0, 0, 0, 0), cells, 0, ())
+        self.start = (
+            tuple(tuple(col) for col in state.cols),
+            tuple(state.down),
+            tuple(state.found),
+            tuple(state.cells),
+            0,
+            tuple(state.waste),
+        )
         self.nodes = 0
         self.node_limit = INF
         self.deadline = float("inf")
