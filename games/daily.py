@@ -1,0 +1,373 @@
+"""The daily deals: one per preset and UTC day, the same for everyone, solved before the day.
+
+Where a day's deals come from
+-----------------------------
+Candidate ``n`` (0, 1, 2 …) of a (day, preset) is the engine's seeded deck of
+
+    digest = HMAC-SHA256(key=DAILY_SECRET, msg="haven-daily:v1:<YYYY-MM-DD>:<preset>:<n>")
+    seed = int.from_bytes(digest[:8], "big") >> 1
+
+(:func:`candidate_seed`, :func:`candidate_deck`; ``>> 1`` keeps the seed in the engine's
+0 … 2**63 − 1).  Without the secret nobody can predict a future deal; with the same secret
+the same candidates come out forever (``deck_from_seed`` is version-stable).  Candidates
+are solved in order (the solver's budget from ``SOLVER_BUDGET_SECONDS`` and
+``SOLVER_NODE_BUDGET``) until one is ``winnable``; that one is stored with its par (the
+length of the solution found), the solution and the rejected candidates with their
+verdicts (``Deal.attempts``).  After ``DAILY_MAX_ATTEMPTS`` (50) candidates without a
+winnable one the outcome is stored explicitly: the earliest candidate the solver could not
+decide, with verdict ``unknown`` (or, if every candidate was proven unwinnable, the next
+untried one, also ``unknown``), and an error is logged.  A proven-unwinnable deck is never
+a daily deal.
+
+Exactly once, even with many workers
+------------------------------------
+* The database decides: ``Deal`` has a unique (date, preset) constraint for daily deals and
+  :func:`_store` inserts inside a transaction and, on ``IntegrityError``, returns the row
+  that won.  There is no check-then-insert race.
+* A lock keeps two processes from *solving* the same (day, preset) at once: a PostgreSQL
+  session-level advisory lock (``pg_try_advisory_lock`` on a 64-bit key derived from the
+  day and preset).  Chosen over a Redis lock because its lifetime is the holder's database
+  session: a worker that is SIGKILLed mid-solve loses its connection and the lock is gone at
+  once, with no TTL to guess (a solve may take 50 × the budget, a TTL shorter than that
+  would let a second solver in, a longer one would block redelivery after a crash); it
+  lives in the same database as the row it guards; and the web process's on-demand path
+  can take the same lock without Redis.  The lock is taken outside any long transaction,
+  so solving never holds a transaction open.  On SQLite (a bare development machine, one
+  process, eager Celery) a process-local lock stands in.
+
+On demand
+---------
+:func:`get_or_prepare_day` is what the API calls: stored deals are returned at once; missing
+ones are prepared under the same lock, the whole call bounded by ``time_budget`` (default
+``DAILY_ON_DEMAND_SECONDS``, else ``SOLVER_BUDGET_SECONDS``) shared among the missing presets.
+When the time runs out the candidate at hand is stored with verdict ``unknown`` rather than
+making the request hang.  A preset whose lock a worker still holds when its share of the time
+is spent is left out of the answer (the worker will store it; the next request sees it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+
+from . import engine
+from .models import Deal, Source, Verdict
+
+log = logging.getLogger(__name__)
+
+CANDIDATE_VERSION = "v1"
+DEFAULT_MAX_ATTEMPTS = 50
+#: Below this many seconds left, an on-demand preparation stops solving and stores "unknown".
+MIN_SOLVE_SECONDS = 0.05
+LOCK_POLL_SECONDS = 0.1
+
+
+class DealLocked(Exception):
+    """Another process holds the (day, preset) lock and did not release it in time."""
+
+
+# --- Candidates ------------------------------------------------------------------------------
+
+
+def candidate_seed(day: dt.date, preset: str, attempt: int) -> int:
+    """The engine seed of candidate ``attempt`` of (``day``, ``preset``): see the module doc."""
+    engine.get_rules(preset)  # unknown presets are an error, not a silent candidate
+    if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
+        raise ValueError("attempt is an integer ≥ 0")
+    message = f"haven-daily:{CANDIDATE_VERSION}:{day.isoformat()}:{preset}:{attempt}"
+    digest = hmac.new(settings.DAILY_SECRET.encode(), message.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def candidate_deck(day: dt.date, preset: str, attempt: int) -> tuple[int, ...]:
+    """Candidate deck ``attempt`` of (``day``, ``preset``), from the secret (module doc)."""
+    return engine.deck_from_seed(candidate_seed(day, preset, attempt))
+
+
+def max_attempts() -> int:
+    return int(getattr(settings, "DAILY_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS))
+
+
+# --- The lock --------------------------------------------------------------------------------
+
+
+def lock_key(day: dt.date, preset: str) -> int:
+    """A signed 64-bit advisory-lock key for (day, preset)."""
+    digest = hashlib.blake2b(
+        f"haven-daily-lock:{day.isoformat()}:{preset}".encode(), digest_size=8
+    ).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+_local_locks: dict[int, threading.Lock] = {}
+_local_locks_guard = threading.Lock()
+
+
+def _uses_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+@contextmanager
+def day_lock(day: dt.date, preset: str, timeout: float | None = None) -> Iterator[None]:
+    """Hold the (day, preset) lock; wait at most ``timeout`` seconds (None: as long as it
+    takes), then raise :class:`DealLocked`."""
+    key = lock_key(day, preset)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    if _uses_postgres():
+        with connection.cursor() as cursor:
+            while True:
+                cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+                if cursor.fetchone()[0]:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise DealLocked(f"daily {preset} {day} is being prepared elsewhere")
+                time.sleep(LOCK_POLL_SECONDS)
+        try:
+            yield
+        finally:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+            except Exception:  # the connection is gone, and the session's locks with it
+                log.warning("could not unlock daily %s %s", preset, day, exc_info=True)
+    else:
+        with _local_locks_guard:
+            lock = _local_locks.setdefault(key, threading.Lock())
+        wait = -1 if timeout is None else max(timeout, 0)
+        if not lock.acquire(timeout=wait):
+            raise DealLocked(f"daily {preset} {day} is being prepared elsewhere")
+        try:
+            yield
+        finally:
+            lock.release()
+
+
+# --- Solving ---------------------------------------------------------------------------------
+
+
+def _solve(rules: engine.Rules, deck: tuple[int, ...], time_budget: float) -> Any:
+    """The solver (``games.solver.solve``); a seam tests may replace."""
+    from games.solver import solve
+
+    return solve(
+        rules,
+        deck,
+        time_budget=time_budget,
+        node_budget=settings.SOLVER_NODE_BUDGET,
+        shorten=True,
+    )
+
+
+@dataclass
+class _Search:
+    """The candidates tried so far for one (day, preset) and what the solver said."""
+
+    day: dt.date
+    preset: str
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+
+    def record(self, attempt: int, result: Any) -> None:
+        self.rejected.append(
+            {
+                "attempt": attempt,
+                "seed": candidate_seed(self.day, self.preset, attempt),
+                "verdict": result.verdict,
+                "nodes": getattr(result, "nodes", None),
+                "seconds": round(float(getattr(result, "seconds", 0.0) or 0.0), 3),
+            }
+        )
+
+
+def _search(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]:
+    """Solve candidates until one is winnable, the cap is reached or ``deadline`` passes.
+
+    Returns the fields of the Deal to store.  ``deadline`` None: every candidate gets the full
+    solver budget (the workers' way).
+    """
+    rules = engine.get_rules(preset)
+    budget = float(settings.SOLVER_BUDGET_SECONDS)
+    search = _Search(day, preset)
+    cap = max_attempts()
+    attempt = 0
+    while attempt < cap:
+        per_solve = budget
+        if deadline is not None:
+            per_solve = min(budget, deadline - time.monotonic())
+            if per_solve < MIN_SOLVE_SECONDS:
+                break
+        deck = candidate_deck(day, preset, attempt)
+        result = _solve(rules, deck, per_solve)
+        if result.verdict == Verdict.WINNABLE:
+            moves = list(result.moves)
+            return _fields(
+                day,
+                preset,
+                attempt,
+                Verdict.WINNABLE,
+                search.rejected,
+                solution=moves,
+                nodes=result.nodes,
+                seconds=result.seconds,
+            )
+        search.record(attempt, result)
+        attempt += 1
+    # Out of time or attempts: say so, and never store a proven-unwinnable deck.
+    undecided = [a for a in search.rejected if a["verdict"] != Verdict.UNWINNABLE]
+    if undecided:
+        chosen = undecided[0]["attempt"]
+        nodes, seconds = undecided[0]["nodes"], undecided[0]["seconds"]
+    else:
+        chosen, nodes, seconds = attempt, None, None
+    rejected = [a for a in search.rejected if a["attempt"] != chosen]
+    if attempt >= cap:
+        log.error(
+            "daily %s %s: no winnable deal in %d candidates; storing candidate %d as unknown",
+            preset,
+            day,
+            cap,
+            chosen,
+        )
+    else:
+        log.warning(
+            "daily %s %s: time budget spent after %d candidates; storing candidate %d as unknown",
+            preset,
+            day,
+            attempt,
+            chosen,
+        )
+    return _fields(
+        day, preset, chosen, Verdict.UNKNOWN, rejected, solution=[], nodes=nodes, seconds=seconds
+    )
+
+
+def _fields(
+    day: dt.date,
+    preset: str,
+    attempt: int,
+    verdict: str,
+    rejected: list[dict[str, Any]],
+    *,
+    solution: list[dict[str, Any]],
+    nodes: int | None,
+    seconds: float | None,
+) -> dict[str, Any]:
+    seed = candidate_seed(day, preset, attempt)
+    return {
+        "preset": preset,
+        "options": dict(engine.get_rules(preset).options),
+        "deck": engine.format_deck(engine.deck_from_seed(seed)),
+        "seed": seed,
+        "source": Source.DAILY,
+        "date": day,
+        "verdict": verdict,
+        "par": len(solution) if verdict == Verdict.WINNABLE else None,
+        "solution": solution,
+        "attempts": rejected,
+        "solver_nodes": nodes,
+        "solver_seconds": seconds,
+    }
+
+
+# --- Storing ---------------------------------------------------------------------------------
+
+
+def stored_deal(day: dt.date, preset: str) -> Deal | None:
+    return Deal.objects.filter(source=Source.DAILY, date=day, preset=preset).first()
+
+
+def _store(fields: dict[str, Any]) -> tuple[Deal, bool]:
+    """Insert the deal; if (date, preset) is already there, the stored row wins."""
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(**fields), True
+    except IntegrityError:
+        existing = stored_deal(fields["date"], fields["preset"])
+        if existing is None:  # some other integrity problem
+            raise
+        return existing, False
+
+
+def prepare(
+    day: dt.date,
+    preset: str,
+    *,
+    time_budget: float | None = None,
+    lock_timeout: float | None = None,
+) -> tuple[Deal, bool]:
+    """:func:`prepare_deal`, also saying whether this call created the row."""
+    engine.get_rules(preset)
+    deal = stored_deal(day, preset)
+    if deal is not None:
+        return deal, False
+    start = time.monotonic()
+    with day_lock(day, preset, timeout=lock_timeout):
+        deal = stored_deal(day, preset)  # whoever held the lock may have stored it
+        if deal is not None:
+            return deal, False
+        deadline = None if time_budget is None else start + time_budget
+        fields = _search(day, preset, deadline)
+        deal, created = _store(fields)
+    if created:
+        log.info(
+            "daily %s %s prepared: %s, par %s, %d rejected",
+            preset,
+            day,
+            deal.verdict,
+            deal.par,
+            len(deal.attempts),
+        )
+    return deal, created
+
+
+def prepare_deal(
+    day: dt.date,
+    preset: str,
+    *,
+    time_budget: float | None = None,
+    lock_timeout: float | None = None,
+) -> Deal:
+    """The daily deal of (``day``, ``preset``), solved and stored if missing. Idempotent.
+
+    ``time_budget`` None: the workers' way (each candidate gets the full solver budget, up
+    to the cap); a number bounds the whole call and stores ``unknown`` when it runs out.
+    ``lock_timeout``: how long to wait for a process preparing the same deal
+    (None: as long as it takes), then :class:`DealLocked`.
+    """
+    return prepare(day, preset, time_budget=time_budget, lock_timeout=lock_timeout)[0]
+
+
+def on_demand_budget() -> float:
+    return float(
+        getattr(settings, "DAILY_ON_DEMAND_SECONDS", None) or settings.SOLVER_BUDGET_SECONDS
+    )
+
+
+def get_or_prepare_day(day: dt.date, time_budget: float | None = None) -> list[Deal]:
+    """The daily deals of ``day`` in ``PRESETS`` order, missing ones prepared on demand.
+
+    Bounded: the whole call takes about ``time_budget`` seconds at most (default
+    :func:`on_demand_budget`), shared among the missing presets; see the module doc.
+    """
+    stored = {deal.preset: deal for deal in Deal.objects.filter(source=Source.DAILY, date=day)}
+    missing = [preset for preset in engine.PRESETS if preset not in stored]
+    if missing:
+        budget = on_demand_budget() if time_budget is None else time_budget
+        deadline = time.monotonic() + budget
+        for index, preset in enumerate(missing):
+            share = max(deadline - time.monotonic(), 0.0) / (len(missing) - index)
+            try:
+                stored[preset] = prepare_deal(day, preset, time_budget=share, lock_timeout=share)
+            except DealLocked:
+                log.warning("daily %s %s: still being prepared by a worker", preset, day)
+    return [stored[preset] for preset in engine.PRESETS if preset in stored]

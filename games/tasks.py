@@ -1,0 +1,138 @@
+"""Celery tasks that prepare the daily deals ahead of time (the service is ``games.daily``).
+
+Beat runs :func:`prepare_upcoming_days` hourly (``CELERY_BEAT_SCHEDULE``); it queues one
+:func:`prepare_daily_preset` per missing (day, preset) of today and the next
+``DAILY_DAYS_AHEAD`` days, so the six presets of a day are solved in parallel by as many
+workers as there are.  :func:`prepare_daily` does the same for one day.
+
+No work is lost:
+
+* ``acks_late``: a task's message is acknowledged only when it finished, so a worker that
+  dies mid-solve leaves the message unacknowledged and Redis hands it to another worker
+  after the broker's ``visibility_timeout`` (Redis default: one hour, longer than a whole
+  search of 50 candidates × the solver budget); ``reject_on_worker_lost`` requeues it at once
+  when a prefork child is killed.
+* Database and broker hiccups are retried with exponential backoff and jitter.
+* A (day, preset) being solved by another worker is not solved again: the task waits briefly
+  for the lock, then retries later (the other worker will usually have stored it by then).
+* Re-running is harmless: a stored deal is returned as is (unique (date, preset) row).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerError
+
+from . import engine
+from .daily import DealLocked, prepare
+from .models import Deal, Source
+
+log = logging.getLogger(__name__)
+
+#: How long a task waits for another worker's lock before retrying later.
+LOCK_WAIT_SECONDS = 5.0
+#: First delay before retrying a (day, preset) another worker holds; doubles on each retry.
+LOCK_RETRY_SECONDS = 30.0
+RETRYABLE = (OperationalError, InterfaceError, BrokerError, ConnectionError, TimeoutError)
+
+
+def lock_wait_seconds() -> float:
+    return float(getattr(settings, "DAILY_LOCK_WAIT_SECONDS", LOCK_WAIT_SECONDS))
+
+
+def _day(date_iso: str) -> dt.date:
+    if isinstance(date_iso, dt.date):
+        return date_iso
+    return dt.date.fromisoformat(date_iso)
+
+
+def utc_today() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()
+
+
+@shared_task(
+    bind=True,
+    name="games.tasks.prepare_daily_preset",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=RETRYABLE,
+    retry_backoff=5,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=20,
+)
+def prepare_daily_preset(self: Any, date_iso: str, preset: str) -> dict[str, Any]:
+    """Solve candidates for (day, preset) until one is winnable and store it (idempotent)."""
+    day = _day(date_iso)
+    engine.get_rules(preset)  # an unknown preset is a bug in the caller: fail, no retry
+    try:
+        deal, created = prepare(day, preset, lock_timeout=lock_wait_seconds())
+    except DealLocked as busy:
+        # Someone is solving it right now; come back later and find it stored (or take over
+        # if that worker died: its lock went with its database session).
+        base = float(getattr(settings, "DAILY_LOCK_RETRY_SECONDS", LOCK_RETRY_SECONDS))
+        countdown = min(base * 2**self.request.retries, 600)
+        raise self.retry(exc=busy, countdown=countdown, max_retries=50) from busy
+    return {
+        "date": day.isoformat(),
+        "preset": preset,
+        "created": created,
+        "verdict": deal.verdict,
+        "par": deal.par,
+        "rejected": len(deal.attempts),
+        "outcome": "winnable" if deal.verdict == "winnable" else "no_winnable_candidate",
+    }
+
+
+@shared_task(
+    name="games.tasks.prepare_daily",
+    acks_late=True,
+    autoretry_for=RETRYABLE,
+    retry_backoff=5,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=20,
+)
+def prepare_daily(date_iso: str) -> list[str]:
+    """Queue one :func:`prepare_daily_preset` per preset of the day not stored yet."""
+    day = _day(date_iso)
+    queued = _missing_presets(day)
+    for preset in queued:
+        prepare_daily_preset.delay(day.isoformat(), preset)
+    return queued
+
+
+@shared_task(
+    name="games.tasks.prepare_upcoming_days",
+    acks_late=True,
+    autoretry_for=RETRYABLE,
+    retry_backoff=5,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=20,
+)
+def prepare_upcoming_days() -> dict[str, list[str]]:
+    """Queue the missing deals of today and the next ``DAILY_DAYS_AHEAD`` days (UTC)."""
+    today = utc_today()
+    queued: dict[str, list[str]] = {}
+    for offset in range(settings.DAILY_DAYS_AHEAD + 1):
+        day = today + dt.timedelta(days=offset)
+        presets = _missing_presets(day)
+        for preset in presets:
+            prepare_daily_preset.delay(day.isoformat(), preset)
+        if presets:
+            queued[day.isoformat()] = presets
+    return queued
+
+
+def _missing_presets(day: dt.date) -> list[str]:
+    stored = set(
+        Deal.objects.filter(source=Source.DAILY, date=day).values_list("preset", flat=True)
+    )
+    return [preset for preset in engine.PRESETS if preset not in stored]
