@@ -242,6 +242,37 @@ class Game:
                 return "supermove_limit"
         return None
 
+    def refusals(self, move: dict) -> set[str]:
+        """Every reason that refuses ``move`` outright by the piles it names, plus the first
+        reason :meth:`refusal` finds: when a move breaks several rules, which one an
+        implementation reports first is its own choice."""
+        first = self.refusal(move)
+        if first is None:
+            return set()
+        reasons = {first}
+        if move["type"] == "move":
+            src, dst = move["from"], move["to"]
+            ids = self.pile_ids()
+            if src not in ids or dst not in ids:
+                reasons.add("no_such_pile")
+            if src == "f":
+                reasons.add("from_foundation")
+            if "s" in (src, dst):
+                reasons.add("stock_pile")
+            if dst == "w":
+                reasons.add("to_waste")
+            if src == dst:
+                reasons.add("same_pile")
+            count = move.get("count", 1)
+            single = ("w",) + tuple(f"c{i}" for i in range(self.p["cells"]))
+            if count != 1 and (src in single or dst == "f" or dst[0] == "c"):
+                reasons.add("bad_count")
+            if src in ids and self.pile_size(src) == 0:
+                reasons.add("empty_source")
+            if dst in ids and dst[0] == "c" and self.cells[int(dst[1:])] is not None:
+                reasons.add("cell_full")
+        return reasons
+
     def deal_refusal(self) -> str | None:
         if self.p["stock"] == "none" or not self.stock:
             return "no_stock"
