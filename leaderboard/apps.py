@@ -1,3 +1,5 @@
+"""Leaderboards, scores, streaks and groups (depends on ``games``; ``games`` never on this)."""
+
 from django.apps import AppConfig
 
 
@@ -5,3 +7,11 @@ class LeaderboardConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboard"
     verbose_name = "Leaderboards"
+
+    def ready(self) -> None:
+        from games.models import Play
+        from games.signals import play_finished
+
+        from .services import on_play_finished
+
+        play_finished.connect(on_play_finished, sender=Play, dispatch_uid="leaderboard.record_play")

@@ -1,0 +1,378 @@
+"""HTTP views of the leaderboards, player profiles and groups: parse, authorise, call
+:mod:`leaderboard.boards` / :mod:`leaderboard.services`, serialise.
+
+Pagination is cursor-based in DRF's style (``{"next", "previous", "results"}`` with opaque
+``?cursor=`` links) but keyset on ``(sort_key, member)`` so that Redis and PostgreSQL can
+both serve any cursor: DRF's own ``CursorPagination`` only pages querysets.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import json
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+from rest_framework.views import APIView
+
+from games import engine
+from games.api.serializers import ProblemSerializer
+from games.problems import PROBLEM_CONTENT_TYPE, Problem
+
+from .. import boards, ranking, services
+from ..boards import BoardRef
+from .serializers import (
+    DailyPageSerializer,
+    GroupCreateSerializer,
+    GroupDetailSerializer,
+    GroupJoinSerializer,
+    GroupListSerializer,
+    GroupSerializer,
+    ProfileSerializer,
+    TotalPageSerializer,
+)
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 100
+DEFAULT_AROUND = 5
+MAX_AROUND = 50
+
+
+def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
+    return {
+        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description="problem")
+        for code in codes
+    }
+
+
+# --- Query parameters ------------------------------------------------------------------------
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise Problem(400, f"invalid_{name}", f"{name} is an integer from {low} to {high}")
+    return value
+
+
+def _rules(preset: str, request: Request) -> engine.Rules:
+    if preset not in engine.PRESETS:
+        raise Problem(
+            404,
+            "unknown_preset",
+            f"unknown preset {preset!r} (presets: {', '.join(engine.PRESETS)})",
+        )
+    raw = request.query_params.get("options", "")
+    names = [name.strip() for name in raw.split(",") if name.strip()]
+    try:
+        return engine.get_rules(preset, dict.fromkeys(names, True))
+    except engine.RulesError as error:
+        raise Problem(400, "invalid_option", error.detail) from None
+
+
+def _parse_day(text: str) -> dt.date:
+    if text == "today":
+        return services.utc_today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise Problem(400, "invalid_date", "a date is YYYY-MM-DD (UTC) or 'today'") from None
+
+
+def _parse_week(text: str) -> str:
+    if text in ("current", "this"):
+        return ranking.iso_week(services.utc_today())
+    try:
+        ranking.parse_iso_week(text)
+    except ValueError:
+        raise Problem(
+            400, "invalid_week", "a week is an ISO week such as 2026-W48, or 'current'"
+        ) from None
+    return text
+
+
+def _encode_cursor(direction: str, position: tuple[int, str]) -> str:
+    raw = json.dumps({"d": direction, "k": position[0], "m": position[1]}, separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _decode_cursor(ref: BoardRef, text: str) -> tuple[str, int, str]:
+    try:
+        padded = text + "=" * (-len(text) % 4)
+        data = json.loads(base64.urlsafe_b64decode(padded.encode()).decode())
+        direction, key, member = data["d"], data["k"], data["m"]
+        if direction not in ("n", "p") or not isinstance(key, int) or not isinstance(member, str):
+            raise ValueError(text)
+        if not 0 <= key < ranking.KEY_LIMIT:
+            raise ValueError(text)
+        ref.tie_value(member)
+    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise Problem(400, "invalid_cursor", "the cursor is not one this board gave") from None
+    return ("after" if direction == "n" else "before"), key, member
+
+
+def _link(request: Request, cursor: str | None) -> str | None:
+    if cursor is None:
+        return None
+    url = request.build_absolute_uri()
+    url = remove_query_param(url, "around")
+    url = remove_query_param(url, "n")
+    return replace_query_param(url, "cursor", cursor)
+
+
+COMMON_PARAMETERS = [
+    OpenApiParameter(
+        "preset", OpenApiTypes.STR, OpenApiParameter.PATH, description="a preset of RULES.md"
+    ),
+    OpenApiParameter(
+        "options",
+        OpenApiTypes.STR,
+        description="comma-separated options that are on, e.g. `partial_runs`: each option "
+        "set is its own board",
+    ),
+    OpenApiParameter("cursor", OpenApiTypes.STR, description="from `next` / `previous`"),
+    OpenApiParameter(
+        "page_size", OpenApiTypes.INT, description=f"1–{MAX_PAGE_SIZE}, default {DEFAULT_PAGE_SIZE}"
+    ),
+    OpenApiParameter(
+        "around",
+        OpenApiTypes.STR,
+        enum=["me"],
+        description="`me`: the caller's entry with `n` neighbours either side (auth needed)",
+    ),
+    OpenApiParameter(
+        "n", OpenApiTypes.INT, description=f"0–{MAX_AROUND}, default {DEFAULT_AROUND}"
+    ),
+    OpenApiParameter(
+        "group", OpenApiTypes.INT, description="rank only the members of this group of yours"
+    ),
+]
+
+
+class BoardView(APIView):
+    """Common work of the three board views."""
+
+    permission_classes = [permissions.AllowAny]
+
+    def board_ref(self, rules: engine.Rules, **kwargs: Any) -> BoardRef:  # pragma: no cover
+        raise NotImplementedError
+
+    def answer(self, request: Request, rules: engine.Rules, ref: BoardRef) -> Response:
+        user = request.user if request.user and request.user.is_authenticated else None
+        players = None
+        group_id = request.query_params.get("group")
+        if group_id not in (None, ""):
+            if user is None:
+                raise NotAuthenticated("sign in to see a group's board")
+            group = services.group_for(user, group_id)
+            players = services.member_ids(group)
+        around = request.query_params.get("around")
+        cursor = request.query_params.get("cursor")
+        size = _int_param(request, "page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
+        if around not in (None, ""):
+            if around != "me":
+                raise Problem(400, "invalid_around", "around takes the value 'me'")
+            if user is None:
+                raise NotAuthenticated("sign in to see your own place on a board")
+            n = _int_param(request, "n", DEFAULT_AROUND, 0, MAX_AROUND)
+            result = boards.read(ref, "around", n, me=user.pk, players=players)
+            if result.start < 0:
+                raise Problem(404, "not_on_board", "you have no result on this board")
+        elif cursor:
+            mode, key, member = _decode_cursor(ref, cursor)
+            result = boards.read(ref, mode, size, key=key, member=member, players=players)
+        else:
+            result = boards.read(ref, "first", size, players=players)
+        body = {
+            "board": {
+                "preset": rules.name,
+                "options": [name for name, on in rules.options.items() if on],
+                "key": rules.key,
+                "kind": ref.kind,
+                "period": ref.period,
+                "group": int(group_id) if players is not None else None,
+                "frozen": ref.is_daily and ref.day < services.utc_today(),
+            },
+            "next": _link(
+                request, _encode_cursor("n", result.last) if result.has_more_after else None
+            ),
+            "previous": _link(
+                request,
+                _encode_cursor("p", result.first)
+                if result.has_more_before and result.first
+                else None,
+            ),
+            "results": result.entries,
+        }
+        return Response(body, headers={"X-Leaderboard-Source": result.source})
+
+
+class DailyBoardView(BoardView):
+    @extend_schema(
+        operation_id="leaderboard_daily",
+        parameters=[
+            *COMMON_PARAMETERS,
+            OpenApiParameter(
+                "date", OpenApiTypes.STR, OpenApiParameter.PATH, description="YYYY-MM-DD or today"
+            ),
+        ],
+        responses={200: DailyPageSerializer, **problems(400, 401, 404)},
+    )
+    def get(self, request: Request, preset: str, date: str) -> Response:
+        """Ranked plays of a UTC day on one board, best first: won before not won; winners by
+        fewer moves, less time, earlier finish; the rest by more foundation cards, fewer
+        moves, earlier finish; exact ties by play id. A past day is frozen on first read."""
+        rules = _rules(preset, request)
+        day = _parse_day(date)
+        today = services.utc_today()
+        if day > today:
+            raise Problem(404, "board_not_available", f"the day {day} has not started (UTC)")
+        ref = BoardRef.daily(rules.key, day)
+        boards.ensure_frozen(ref, today)
+        return self.answer(request, rules, ref)
+
+
+class WeeklyBoardView(BoardView):
+    @extend_schema(
+        operation_id="leaderboard_weekly",
+        parameters=[
+            *COMMON_PARAMETERS,
+            OpenApiParameter(
+                "week", OpenApiTypes.STR, OpenApiParameter.PATH, description="2026-W48 or current"
+            ),
+        ],
+        responses={200: TotalPageSerializer, **problems(400, 401, 404)},
+    )
+    def get(self, request: Request, preset: str, week: str) -> Response:
+        """Totals of an ISO week: more wins first, then more points (100 per win, the
+        foundation cards of a loss), then more plays; exact ties by player id."""
+        rules = _rules(preset, request)
+        return self.answer(request, rules, BoardRef.weekly(rules.key, _parse_week(week)))
+
+
+class AllTimeBoardView(BoardView):
+    @extend_schema(
+        operation_id="leaderboard_all_time",
+        parameters=COMMON_PARAMETERS,
+        responses={200: TotalPageSerializer, **problems(400, 401, 404)},
+    )
+    def get(self, request: Request, preset: str) -> Response:
+        """All-time totals, ordered as the weekly board."""
+        rules = _rules(preset, request)
+        return self.answer(request, rules, BoardRef.all_time(rules.key))
+
+
+# --- Players ---------------------------------------------------------------------------------
+
+
+class PlayerView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="player_profile",
+        parameters=[OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH)],
+        responses={200: ProfileSerializer, **problems(404)},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        """A player's ranked plays, wins and win rate per preset, streaks and best ranks."""
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise Problem(404, "player_not_found", f"no player {username!r}")
+        return Response(ProfileSerializer(services.profile(user)).data)
+
+
+class MeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(operation_id="player_me", responses={200: ProfileSerializer, **problems(401)})
+    def get(self, request: Request) -> Response:
+        """The caller's own profile."""
+        return Response(ProfileSerializer(services.profile(request.user)).data)
+
+
+# --- Groups ----------------------------------------------------------------------------------
+
+
+class GroupsView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="groups_list", responses={200: GroupListSerializer, **problems(401)}
+    )
+    def get(self, request: Request) -> Response:
+        """The groups the caller belongs to."""
+        groups = services.my_groups(request.user).select_related("owner").order_by("name", "id")
+        return Response({"results": GroupSerializer(groups, many=True).data})
+
+    @extend_schema(
+        operation_id="groups_create",
+        request=GroupCreateSerializer,
+        responses={201: GroupDetailSerializer, **problems(400, 401)},
+    )
+    def post(self, request: Request) -> Response:
+        """Create a group; the caller is its owner and first member. Share ``code``."""
+        body = GroupCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        group = services.create_group(request.user, body.validated_data["name"])
+        group = services.group_for(request.user, group.pk)
+        return Response(GroupDetailSerializer(group).data, status=status.HTTP_201_CREATED)
+
+
+class GroupJoinView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="groups_join",
+        request=GroupJoinSerializer,
+        responses={
+            200: GroupDetailSerializer,
+            201: GroupDetailSerializer,
+            **problems(400, 401, 404, 409),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """Join a group by invite code: 201 when joined, 200 if already a member."""
+        body = GroupJoinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        group, joined = services.join_group(request.user, body.validated_data["code"])
+        code = status.HTTP_201_CREATED if joined else status.HTTP_200_OK
+        return Response(GroupDetailSerializer(group).data, status=code)
+
+
+class GroupDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="groups_retrieve",
+        responses={200: GroupDetailSerializer, **problems(401, 404)},
+    )
+    def get(self, request: Request, group_id: int) -> Response:
+        """A group of the caller's, with its members; anyone else's group is a 404."""
+        return Response(GroupDetailSerializer(services.group_for(request.user, group_id)).data)
+
+
+class GroupLeaveView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="groups_leave", request=None, responses={204: None, **problems(401, 404)}
+    )
+    def post(self, request: Request, group_id: int) -> Response:
+        """Leave a group; the oldest member left becomes owner; an empty group is deleted."""
+        services.leave_group(request.user, group_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,427 @@
+"""Reading boards: Redis first, PostgreSQL as the fallback, one order for both.
+
+A board is a :class:`BoardRef` (kind, rules key, period). :func:`read` answers a page of it:
+
+* from Redis (:mod:`leaderboard.store`) when there is no group filter and the board's sorted
+  set is built: positions and members come from one Lua call, the rows' details from
+  PostgreSQL by primary key;
+* otherwise from PostgreSQL with keyset queries on ``(sort_key, play_id|player_id)``; a
+  rank is the count of rows before it, or the stored ``Score.rank`` of a frozen day.
+
+When Redis is configured but the board's key is missing (flushed, evicted, a new board) the
+PostgreSQL answer is given and the board is rebuilt in the background: a daemon thread
+guarded by a Redis lock (a Celery task would need the broker, which is the same Redis that
+just failed). ``LEADERBOARD_REBUILD_INLINE = True`` makes the rebuild synchronous (tests).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from . import ranking, store
+from .models import ALL_TIME, FrozenDay, Score, Total
+
+log = logging.getLogger(__name__)
+
+DAILY, WEEKLY, ALLTIME = "daily", "weekly", "all-time"
+_KIND_CODE = {DAILY: "d", WEEKLY: "w", ALLTIME: "a"}
+REBUILD_MARGIN = dt.timedelta(seconds=60)
+
+
+@dataclass(frozen=True)
+class BoardRef:
+    kind: str  # daily | weekly | all-time
+    board: str  # rules key, e.g. "easthaven+partial_runs"
+    period: str  # "2026-11-29" | "2026-W48" | "all"
+
+    @classmethod
+    def daily(cls, board: str, day: dt.date) -> BoardRef:
+        return cls(DAILY, board, day.isoformat())
+
+    @classmethod
+    def weekly(cls, board: str, week: str) -> BoardRef:
+        return cls(WEEKLY, board, week)
+
+    @classmethod
+    def all_time(cls, board: str) -> BoardRef:
+        return cls(ALLTIME, board, ALL_TIME)
+
+    @property
+    def is_daily(self) -> bool:
+        return self.kind == DAILY
+
+    @property
+    def day(self) -> dt.date:
+        return dt.date.fromisoformat(self.period)
+
+    @property
+    def redis_key(self) -> str:
+        return store.board_key(_KIND_CODE[self.kind], self.board, self.period)
+
+    @property
+    def tie_field(self) -> str:
+        return "play_id" if self.is_daily else "player_id"
+
+    def queryset(self, players: Any = None) -> QuerySet:
+        if self.is_daily:
+            qs = Score.objects.filter(board=self.board, date=self.day)
+        else:
+            qs = Total.objects.filter(board=self.board, period=self.period)
+        if players is not None:
+            qs = qs.filter(player_id__in=players)
+        return qs
+
+    def member(self, tie_value: Any) -> str:
+        """The Redis member (and cursor form) of a row's tie-break value."""
+        if self.is_daily:
+            return uuid.UUID(str(tie_value)).hex
+        return ranking.player_member(tie_value)
+
+    def tie_value(self, member: str) -> Any:
+        """The inverse of :meth:`member`; ``ValueError`` for a malformed member."""
+        if self.is_daily:
+            if len(member) != 32:
+                raise ValueError(member)
+            return uuid.UUID(hex=member)
+        if not (member.isdigit() and len(member) == ranking.MEMBER_WIDTH):
+            raise ValueError(member)
+        return int(member)
+
+
+@dataclass
+class Result:
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    first: tuple[int, str] | None = None  # (sort key, member) of the first entry
+    last: tuple[int, str] | None = None
+    start: int = 0  # 0-based position of the first entry; -1: the caller is not on the board
+    source: str = "postgres"
+    has_more_before: bool = False
+    has_more_after: bool = False
+
+
+# --- PostgreSQL ------------------------------------------------------------------------------
+
+
+def _before_q(ref: BoardRef, key: int, tie: Any, inclusive: bool = False) -> Q:
+    op = "lte" if inclusive else "lt"
+    return Q(sort_key__lt=key) | Q(sort_key=key, **{f"{ref.tie_field}__{op}": tie})
+
+
+def _after_q(ref: BoardRef, key: int, tie: Any) -> Q:
+    return Q(sort_key__gt=key) | Q(sort_key=key, **{f"{ref.tie_field}__gt": tie})
+
+
+def _frozen(ref: BoardRef, players: Any) -> bool:
+    return (
+        ref.is_daily
+        and players is None
+        and FrozenDay.objects.filter(board=ref.board, date=ref.day).exists()
+    )
+
+
+def pg_page(
+    ref: BoardRef,
+    mode: str,
+    size: int,
+    key: int | None = None,
+    member: str = "",
+    players: Any = None,
+) -> store.Page:
+    """The same page as :func:`store.page`, computed by PostgreSQL."""
+    qs = ref.queryset(players)
+    tie = ref.tie_field
+    frozen = _frozen(ref, players)
+    asc, desc = ("sort_key", tie), ("-sort_key", f"-{tie}")
+
+    def position(row_key: int, row_tie: Any, rank: int | None) -> int:
+        if frozen and rank is not None:
+            return rank - 1
+        return qs.filter(_before_q(ref, row_key, row_tie)).count()
+
+    fields = ("sort_key", tie, "rank") if ref.is_daily else ("sort_key", tie)
+
+    def rows(q: QuerySet) -> list[tuple]:
+        return [(*r, None)[:3] for r in q.values_list(*fields)]
+
+    if mode == "first":
+        found = rows(qs.order_by(*asc)[:size])
+        start = 0
+    elif mode in ("after", "before"):
+        tie_value = ref.tie_value(member)
+        if mode == "after":
+            found = rows(qs.filter(_after_q(ref, key, tie_value)).order_by(*asc)[:size])
+        else:
+            found = rows(qs.filter(_before_q(ref, key, tie_value)).order_by(*desc)[:size])[::-1]
+        start = position(*found[0]) if found else 0
+    else:  # around: `member` is the caller's member, `size` the neighbours either side
+        tie_value = ref.tie_value(member)
+        mine = rows(qs.filter(**{tie: tie_value}))
+        if not mine:
+            return store.Page(-1, [])
+        my_key = mine[0][0]
+        above = rows(qs.filter(_before_q(ref, my_key, tie_value)).order_by(*desc)[:size])[::-1]
+        below = rows(qs.filter(_after_q(ref, my_key, tie_value)).order_by(*asc)[:size])
+        found = [*above, mine[0], *below]
+        start = position(*mine[0]) - len(above)
+    return store.Page(start, [(k, ref.member(t)) for k, t, _ in found])
+
+
+def pg_entries(ref: BoardRef) -> Iterator[tuple[int, str]]:
+    """Every (sort key, member) of a board, for a rebuild."""
+    qs = ref.queryset().order_by().values_list("sort_key", ref.tie_field)
+    for key, tie in qs.iterator(chunk_size=10_000):
+        yield key, ref.member(tie)
+
+
+# --- Details ---------------------------------------------------------------------------------
+
+
+def _iso(value: dt.datetime | None) -> str | None:
+    return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if value else None
+
+
+def hydrate(ref: BoardRef, page: store.Page) -> list[dict[str, Any]]:
+    """The entries of ``page`` with their details, ranked from ``page.start + 1``."""
+    ties = [ref.tie_value(m) for _, m in page.entries]
+    if ref.is_daily:
+        rows = Score.objects.filter(play_id__in=ties).values(
+            "play_id",
+            "player__username",
+            "won",
+            "foundation_cards",
+            "moves",
+            "seconds",
+            "undos",
+            "finished_at",
+        )
+        by_member = {r["play_id"].hex: r for r in rows}
+    else:
+        rows = Total.objects.filter(board=ref.board, period=ref.period, player_id__in=ties).values(
+            "player_id", "player__username", "wins", "points", "plays"
+        )
+        by_member = {ranking.player_member(r["player_id"]): r for r in rows}
+    entries = []
+    for offset, (_, member) in enumerate(page.entries):
+        row = by_member.get(member)
+        if row is None:  # deleted since (a user removed): skip, ranks keep their places
+            continue
+        rank = page.start + offset + 1
+        if ref.is_daily:
+            entries.append(
+                {
+                    "rank": rank,
+                    "username": row["player__username"],
+                    "won": row["won"],
+                    "foundation_cards": row["foundation_cards"],
+                    "moves": row["moves"],
+                    "seconds": round(row["seconds"], 2),
+                    "undos": row["undos"],
+                    "finished_at": _iso(row["finished_at"]),
+                }
+            )
+        else:
+            entries.append(
+                {
+                    "rank": rank,
+                    "username": row["player__username"],
+                    "wins": row["wins"],
+                    "points": row["points"],
+                    "plays": row["plays"],
+                }
+            )
+    return entries
+
+
+# --- Reading ---------------------------------------------------------------------------------
+
+
+def my_member(ref: BoardRef, player_id: int) -> str | None:
+    if not ref.is_daily:
+        return ranking.player_member(player_id)
+    play_id = (
+        Score.objects.filter(board=ref.board, date=ref.day, player_id=player_id)
+        .values_list("play_id", flat=True)
+        .first()
+    )
+    return None if play_id is None else play_id.hex
+
+
+def read(
+    ref: BoardRef,
+    mode: str = "first",
+    size: int = 50,
+    key: int | None = None,
+    member: str = "",
+    me: int | None = None,
+    players: Any = None,
+) -> Result:
+    """One page of ``ref``: ``mode`` is first / after / before (a cursor's ``key``, ``member``)
+    or around (``me``, ``size`` neighbours either side). ``players`` limits the board to
+    those player ids (a group); such pages always come from PostgreSQL."""
+    if mode == "around":
+        member = my_member(ref, me) if me is not None else None
+        if member is None:
+            return Result(start=-1)
+    # One more entry than asked tells whether another page follows (never for `around`).
+    ask = size if mode == "around" else size + 1
+    page, source = None, "postgres"
+    if players is None and store.configured():
+        try:
+            page = store.page(ref.redis_key, mode, ask, key, member)
+            if page is None:
+                schedule_rebuild(ref)
+            else:
+                source = "redis"
+        except store.StoreUnavailable as error:
+            log.warning("leaderboard: Redis unavailable, answering from PostgreSQL: %s", error)
+    if page is None:
+        page = pg_page(ref, mode, ask, key, member, players)
+    return _result(ref, mode, size, page, source, players)
+
+
+def _result(
+    ref: BoardRef, mode: str, size: int, page: store.Page, source: str, players: Any
+) -> Result:
+    if page.start < 0:
+        return Result(start=-1, source=source)
+    entries = page.entries
+    more_after = more_before = False
+    if mode == "around":
+        more_before = page.start > 0
+        more_after = bool(entries) and _exists_after(ref, page, players)
+    elif mode == "before":
+        if len(entries) > size:
+            entries = entries[1:]
+            page = store.Page(page.start + 1, entries)
+        more_before = page.start > 0
+        more_after = True
+    else:
+        if len(entries) > size:
+            entries = entries[:size]
+            more_after = True
+        more_before = page.start > 0
+    page = store.Page(page.start, entries)
+    return Result(
+        entries=hydrate(ref, page),
+        first=entries[0] if entries else None,
+        last=entries[-1] if entries else None,
+        start=page.start,
+        source=source,
+        has_more_before=more_before,
+        has_more_after=more_after,
+    )
+
+
+def _exists_after(ref: BoardRef, page: store.Page, players: Any) -> bool:
+    # Whether an `around` page has a next page: one index probe.
+    key, member = page.entries[-1]
+    return ref.queryset(players).filter(_after_q(ref, key, ref.tie_value(member))).exists()
+
+
+# --- Freezing a day --------------------------------------------------------------------------
+
+
+def freeze(ref: BoardRef) -> int:
+    """Store the ranks of a daily board in ``Score.rank`` (idempotent); return the count."""
+    assert ref.is_daily
+    table = Score._meta.db_table
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            UPDATE {table} SET rank = ranked.rn
+            FROM (
+                SELECT play_id, ROW_NUMBER() OVER (ORDER BY sort_key, play_id) AS rn
+                FROM {table} WHERE board = %s AND date = %s
+            ) AS ranked
+            WHERE {table}.play_id = ranked.play_id
+            """,
+            [ref.board, ref.day],
+        )
+        count = cursor.rowcount
+        FrozenDay.objects.update_or_create(
+            board=ref.board, date=ref.day, defaults={"entries": max(count, 0)}
+        )
+    return count
+
+
+def ensure_frozen(ref: BoardRef, today: dt.date) -> None:
+    """Freeze a past day's board on its first read (a day is over at UTC midnight)."""
+    if ref.is_daily and ref.day < today:
+        if not FrozenDay.objects.filter(board=ref.board, date=ref.day).exists():
+            freeze(ref)
+
+
+def freeze_day(day: dt.date) -> int:
+    """Freeze every board of ``day``; return how many boards."""
+    boards = Score.objects.filter(date=day).values_list("board", flat=True).distinct()
+    for board in boards:
+        freeze(BoardRef.daily(board, day))
+    return len(boards)
+
+
+# --- Rebuilding Redis ------------------------------------------------------------------------
+
+
+def rebuild(ref: BoardRef) -> int:
+    """Rebuild the board's sorted set from PostgreSQL; return the number of entries.
+
+    Results committed while the copy ran are added again afterwards (``ZADD LT`` makes that
+    idempotent), so a rebuild racing with finishing plays loses none of them.
+    """
+    started = timezone.now()
+    count = store.build(ref.redis_key, pg_entries(ref))
+    since = started - REBUILD_MARGIN
+    if ref.is_daily:
+        late = ref.queryset().filter(created_at__gte=since).values_list("sort_key", "play_id")
+    else:
+        late = ref.queryset().filter(updated_at__gte=since).values_list("sort_key", "player_id")
+    store.push((ref.redis_key, ref.member(t), k) for k, t in late)
+    return count
+
+
+def all_boards() -> Iterator[BoardRef]:
+    """Every board PostgreSQL knows of: daily (board, day) and weekly / all-time totals."""
+    days = Score.objects.order_by().values_list("board", "date").distinct()
+    for board, day in days.iterator():
+        yield BoardRef.daily(board, day)
+    periods = Total.objects.order_by().values_list("board", "period").distinct()
+    for board, period in periods.iterator():
+        if period == ALL_TIME:
+            yield BoardRef.all_time(board)
+        else:
+            yield BoardRef.weekly(board, period)
+
+
+def schedule_rebuild(ref: BoardRef) -> bool:
+    """Rebuild ``ref`` in the background unless a rebuild of it is already running."""
+    name = f"rebuild:{ref.redis_key}"
+    if not store.lock(name, getattr(settings, "LEADERBOARD_REBUILD_LOCK_SECONDS", 300)):
+        return False
+
+    def run() -> None:
+        try:
+            rebuild(ref)
+        except Exception:  # a background job must never take the process down
+            log.exception("leaderboard: rebuild of %s failed", ref.redis_key)
+        finally:
+            store.unlock(name)
+            if not inline:
+                connection.close()
+
+    inline = getattr(settings, "LEADERBOARD_REBUILD_INLINE", False)
+    if inline:
+        run()
+    else:
+        threading.Thread(target=run, name=f"lb-rebuild-{ref.period}", daemon=True).start()
+    return True

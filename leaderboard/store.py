@@ -1,0 +1,233 @@
+"""Redis sorted sets: one per board, a fast and disposable copy of PostgreSQL's order.
+
+A board's key is ``lb:{<board>:<kind>:<period>}`` (the braces are a Redis Cluster hash tag,
+so a board and its rebuild buffer live in the same slot). Its members are play ids (daily)
+or zero-padded player ids (weekly, all-time) and its scores the sort keys of
+:mod:`leaderboard.ranking`, lower is better. Each complete board also holds the *sentinel*
+member ``~`` at ``+inf``: it sorts after every real entry (so ranks are untouched) and it
+disappears with the key, so "the key exists" means "this board was built completely". A
+flushed, evicted or never-built board has no key; readers then answer from PostgreSQL and a
+rebuild is scheduled (:mod:`leaderboard.boards`). Writers add to a board only if its key
+exists (``ZADD … LT``, in one script), so they never create a partial board.
+
+Every call here raises :class:`StoreUnavailable` when Redis is not configured or not
+answering; callers fall back to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import redis
+from django.conf import settings
+
+SENTINEL = "~"
+_local = threading.local()
+
+
+class StoreUnavailable(Exception):
+    """Redis is not configured, or it failed to answer."""
+
+
+def prefix() -> str:
+    return getattr(settings, "LEADERBOARD_REDIS_PREFIX", "lb:")
+
+
+def board_key(kind: str, board: str, period: str) -> str:
+    return f"{prefix()}{{{board}:{kind}:{period}}}"
+
+
+def _client() -> redis.Redis:
+    url = getattr(settings, "REDIS_URL", "") or ""
+    if not url:
+        raise StoreUnavailable("REDIS_URL is not set")
+    cached = getattr(_local, "client", None)
+    if cached is None or cached[0] != url:
+        timeout = getattr(settings, "LEADERBOARD_REDIS_TIMEOUT", 0.5)
+        client = redis.Redis.from_url(
+            url,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            decode_responses=True,
+            protocol=2,
+        )
+        _local.client = cached = (url, client)
+    return cached[1]
+
+
+def client() -> redis.Redis:
+    """The Redis client (one per thread); :class:`StoreUnavailable` if not configured."""
+    return _client()
+
+
+def configured() -> bool:
+    return bool(getattr(settings, "REDIS_URL", ""))
+
+
+# Add each (key, member, score) to its board if the board exists; return the missing keys.
+_PUSH = """
+local missing = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 then
+    redis.call('ZADD', key, 'LT', ARGV[2 * i], ARGV[2 * i - 1])
+  else
+    table.insert(missing, key)
+  end
+end
+return missing
+"""
+
+# A page of a board. ARGV: mode, size, score, member.
+#   first  : the first `size` entries
+#   after  : the `size` entries after (score, member)
+#   before : the `size` entries before (score, member)
+#   around : (member) and `size` entries either side
+# Returns false if the board is not built, else {start, m1, s1, m2, s2, ...}; start is the
+# 0-based position of the first entry, or -1 for `around` when the member is absent.
+_PAGE = """
+local key = KEYS[1]
+if redis.call('EXISTS', key) == 0 then return false end
+local mode, size = ARGV[1], tonumber(ARGV[2])
+local function before(score, member, inclusive)
+  local n = redis.call('ZCOUNT', key, '-inf', '(' .. score)
+  local same = redis.call('ZRANGE', key, score, score, 'BYSCORE')
+  for _, m in ipairs(same) do
+    if m < member or (inclusive and m == member) then n = n + 1 end
+  end
+  return n
+end
+local start, stop
+if mode == 'first' then
+  start, stop = 0, size - 1
+elseif mode == 'after' then
+  local p = before(ARGV[3], ARGV[4], true)
+  start, stop = p, p + size - 1
+elseif mode == 'before' then
+  stop = before(ARGV[3], ARGV[4], false) - 1
+  start = math.max(0, stop - size + 1)
+  if stop < 0 then return {0} end
+else
+  local r = redis.call('ZRANK', key, ARGV[4])
+  if not r then return {-1} end
+  start, stop = math.max(0, r - size), r + size
+end
+local out = {start}
+local items = redis.call('ZRANGE', key, start, stop, 'WITHSCORES')
+for i = 1, #items, 2 do
+  if items[i] ~= '~' then
+    table.insert(out, items[i])
+    table.insert(out, items[i + 1])
+  end
+end
+return out
+"""
+
+
+@dataclass(frozen=True)
+class Page:
+    start: int  # 0-based position of the first entry (-1: `around` member absent)
+    entries: list[tuple[int, str]]  # (sort key, member)
+
+
+def _script(name: str, text: str):
+    scripts = getattr(_local, "scripts", None)
+    if scripts is None:
+        _local.scripts = scripts = {}
+    conn = _client()
+    entry = scripts.get(name)
+    if entry is None or entry[0] is not conn:
+        entry = (conn, conn.register_script(text))
+        scripts[name] = entry
+    return entry[1]
+
+
+def push(items: Iterable[tuple[str, str, int]]) -> list[str]:
+    """Add (key, member, sort key) to each existing board; return the keys that are missing."""
+    items = list(items)
+    if not items:
+        return []
+    try:
+        argv: list[str] = []
+        for _, member, score in items:
+            argv += [member, str(score)]
+        return list(_script("push", _PUSH)(keys=[k for k, _, _ in items], args=argv))
+    except redis.RedisError as error:
+        raise StoreUnavailable(str(error)) from error
+
+
+def page(key: str, mode: str, size: int, score: int | None = None, member: str = "") -> Page | None:
+    """A page of a built board, or None if the board is not built (flushed, evicted, new)."""
+    args = [mode, size, "" if score is None else str(score), member]
+    try:
+        reply = _script("page", _PAGE)(keys=[key], args=args)
+    except redis.RedisError as error:
+        raise StoreUnavailable(str(error)) from error
+    if reply is None:
+        return None
+    start = int(reply[0])
+    entries = [(int(float(reply[i + 1])), reply[i]) for i in range(1, len(reply), 2)]
+    return Page(start, entries)
+
+
+def exists(key: str) -> bool:
+    try:
+        return bool(_client().exists(key))
+    except redis.RedisError as error:
+        raise StoreUnavailable(str(error)) from error
+
+
+def build(key: str, entries: Iterable[tuple[int, str]], batch: int = 10_000) -> int:
+    """Replace the board ``key`` with ``entries`` (sort key, member) atomically; return count.
+
+    The entries go to a buffer key first, then the sentinel, then one ``RENAME``: readers
+    see the old board (or none) until the new one is complete.
+    """
+    conn = _client()
+    tmp = f"{key}:build"
+    count = 0
+    try:
+        conn.delete(tmp)
+        chunk: dict[str, int] = {}
+        for score, member in entries:
+            chunk[member] = score
+            if len(chunk) >= batch:
+                conn.zadd(tmp, chunk)
+                count += len(chunk)
+                chunk = {}
+        if chunk:
+            conn.zadd(tmp, chunk)
+            count += len(chunk)
+        conn.zadd(tmp, {SENTINEL: float("inf")})
+        conn.rename(tmp, key)
+    except redis.RedisError as error:
+        raise StoreUnavailable(str(error)) from error
+    return count
+
+
+def lock(name: str, seconds: int) -> bool:
+    """Take a short named lock (SET NX EX); False if someone holds it or Redis is down."""
+    try:
+        return bool(_client().set(f"{prefix()}lock:{name}", "1", nx=True, ex=seconds))
+    except (redis.RedisError, StoreUnavailable):
+        return False
+
+
+def unlock(name: str) -> None:
+    try:
+        _client().delete(f"{prefix()}lock:{name}")
+    except (redis.RedisError, StoreUnavailable):
+        pass
+
+
+def delete_all() -> int:
+    """Delete every board key under the prefix (tests, and ``rebuild_leaderboards --clear``)."""
+    conn = _client()
+    removed = 0
+    try:
+        for key in conn.scan_iter(match=f"{prefix()}*", count=1000):
+            removed += conn.delete(key)
+    except redis.RedisError as error:
+        raise StoreUnavailable(str(error)) from error
+    return removed

@@ -1,0 +1,32 @@
+"""Celery tasks of the leaderboards.
+
+* ``leaderboard.tasks.freeze_yesterday`` — store the ranks of yesterday's boards (schedule it
+  a few minutes after UTC midnight; past days are also frozen lazily on their first read).
+* ``leaderboard.tasks.rebuild_all`` — rebuild every Redis board from PostgreSQL.
+
+The fallback rebuild when a reader finds a board missing is *not* a Celery task but a thread
+(:func:`leaderboard.boards.schedule_rebuild`): the broker is the same Redis that was lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from celery import shared_task
+
+from . import boards, services
+
+
+@shared_task(name="leaderboard.tasks.freeze_day")
+def freeze_day(day: str) -> int:
+    return boards.freeze_day(dt.date.fromisoformat(day))
+
+
+@shared_task(name="leaderboard.tasks.freeze_yesterday")
+def freeze_yesterday() -> int:
+    return boards.freeze_day(services.utc_today() - dt.timedelta(days=1))
+
+
+@shared_task(name="leaderboard.tasks.rebuild_all")
+def rebuild_all() -> int:
+    return sum(1 for ref in boards.all_boards() if boards.rebuild(ref) >= 0)

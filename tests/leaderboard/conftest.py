@@ -1,0 +1,41 @@
+"""Fixtures of the leaderboard tests.
+
+Board keys live under a prefix of their own per test session (other sessions may share Redis
+db 15), rebuilds run inline (no background thread to wait for), and the keys are deleted
+around every test.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from lb_helpers import HIGH_RATES
+
+from games import services as game_services
+from leaderboard import store
+
+
+@pytest.fixture(autouse=True)
+def _leaderboard_settings(settings):
+    settings.LEADERBOARD_REDIS_PREFIX = f"lbtest{os.getpid()}:"
+    settings.LEADERBOARD_REBUILD_INLINE = True
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
+    if store.configured():
+        store.delete_all()
+    yield settings
+    if store.configured():
+        store.delete_all()
+
+
+@pytest.fixture(autouse=True)
+def _no_daily_preparation(monkeypatch):
+    """The tests store their own daily deals; the solver stays out."""
+    monkeypatch.setattr(game_services, "_prepare_day", lambda day: None)
+
+
+@pytest.fixture
+def no_redis(settings):
+    """Run without Redis: every board is served by PostgreSQL."""
+    settings.REDIS_URL = ""
+    return settings

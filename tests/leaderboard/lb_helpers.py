@@ -1,0 +1,117 @@
+"""Helpers of the leaderboard tests: players, hand-made ranked results, API plays."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import uuid
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+from rest_framework_simplejwt.tokens import RefreshToken
+
+from games import engine
+from games.models import Deal, Play, PlayStatus, Source
+from leaderboard import services
+
+HIGH_RATES = {"plays": "100000/min", "moves": "100000/min", "auth": "100000/min"}
+DAY = dt.date(2026, 11, 26)
+_names = itertools.count()
+
+
+def make_user(username: str | None = None):
+    name = username or f"lbplayer{next(_names)}"
+    return get_user_model().objects.create_user(username=name, password="correct-horse-42")
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    token = RefreshToken.for_user(user).access_token
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+    return client
+
+
+def at(day: dt.date, hours: float) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC) + dt.timedelta(hours=hours)
+
+
+_deals: dict[tuple[str, dt.date], Deal] = {}
+
+
+def daily_deal(preset: str, day: dt.date) -> Deal:
+    deal = Deal.objects.filter(source=Source.DAILY, preset=preset, date=day).first()
+    if deal is None:
+        deck = engine.format_deck(engine.deck_from_seed(7 + day.toordinal()))
+        deal = Deal.objects.create(
+            preset=preset, source=Source.DAILY, date=day, deck=deck, verdict="winnable", par=90
+        )
+    return deal
+
+
+def ranked_play(
+    player,
+    *,
+    won: bool = False,
+    cards: int = 0,
+    moves: int = 100,
+    seconds: float = 300.0,
+    finished_at: dt.datetime | None = None,
+    day: dt.date = DAY,
+    preset: str = "easthaven",
+    options: dict[str, bool] | None = None,
+    status: str | None = None,
+    play_id: uuid.UUID | None = None,
+    undos: int = 0,
+) -> Play:
+    """A finished ranked play with exactly these figures (no moves applied)."""
+    finished_at = finished_at or at(day, 12)
+    play = Play(
+        player=player,
+        deal=daily_deal(preset, day),
+        preset=preset,
+        options=options or {},
+        ranked=True,
+        daily_date=day,
+        state={},
+        status=status or (PlayStatus.WON if won else PlayStatus.LOST),
+        finished_at=finished_at,
+        foundation_cards=52 if won else cards,
+        moves_count=moves,
+        undos=undos,
+        seconds=seconds,
+    )
+    if play_id is not None:
+        play.id = play_id
+    play.save()
+    Play.objects.filter(pk=play.pk).update(started_at=finished_at - dt.timedelta(seconds=seconds))
+    return play
+
+
+def record(player, **figures: Any):
+    """A ranked result recorded as the ``play_finished`` receiver records it."""
+    return services.record_play(ranked_play(player, **figures))
+
+
+def seahaven_win_deck() -> list[str]:
+    """A Seahaven deck won by 52 foundation moves: move k takes the top of column k mod 10
+    (then cells c1 and c2)."""
+    order = [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
+    deck = [""] * 52
+    for row in range(5):
+        for col in range(10):
+            deck[row * 10 + col] = order[col + (4 - row) * 10]
+    deck[50], deck[51] = order[50], order[51]
+    return deck
+
+
+def foundation_source(k: int) -> str:
+    return f"t{k % 10}" if k < 50 else ("c1" if k == 50 else "c2")
+
+
+def post_move(client: APIClient, play: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(
+        f"/api/v1/plays/{play['id']}/moves", {"seq": play["seq"], "move": move}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    return response.json()
