@@ -86,6 +86,10 @@ class Search:
         self.canon = pruning and bool(rules.columns_interchangeable)
         self.canon_cells = pruning
         self.stock = tuple(state.stock)
+        self.has_down = any(state.down)
+        self._colcache: dict = {}
+        self.auto_always = pruning and not self.king_fill
+        self.suit_king = same_suit and self.king_space
         self.nstock = len(self.stock)
         self.start = (
             tuple(tuple(col) for col in state.cols),
@@ -101,22 +105,16 @@ class Search:
 
     # ------------------------------------------------------------------ positions
 
-    def key(self, st) -> bytes:
+    def key(self, st) -> tuple:
+        """The transposition key: a tuple sharing the position's column tuples."""
         cols, down, found, cells, dealt, waste = st
-        colbytes = [bytes((d, *col)) for d, col in zip(down, cols)]
         if self.canon:
-            colbytes.sort()
-        cb = sorted(cells) if self.canon_cells else cells
-        return b"".join(
-            (
-                bytes(found),
-                bytes(c + 1 for c in cb),
-                bytes((dealt,)),
-                bytes(waste),
-                b"\xff",
-                b"\xfe".join(colbytes),
-            )
-        )
+            cols = tuple(sorted(zip(down, cols))) if self.has_down else tuple(sorted(cols))
+        elif self.has_down:
+            cols = (down, cols)
+        if self.canon_cells and cells:
+            cells = tuple(sorted(cells))
+        return (found, cells, dealt, waste, cols)
 
     def remaining_deals(self, dealt: int) -> int:
         left = self.nstock - dealt
@@ -179,6 +177,27 @@ class Search:
             cells = tuple(cells)
         return (tuple(cols), down, found, cells, dealt, waste)
 
+    def settle(self, child, move, path: list):
+        """Auto-play after ``move`` produced ``child`` (whose parent was settled already):
+        only a card the move uncovered, or anything after a foundation move or a deal,
+        can have become safe."""
+        if self.auto_always:
+            pass
+        elif not self.auto_allowed(child):
+            return child
+        src, dst, _ = move
+        if dst == FOUND or src == DEAL:
+            return self.autoplay(child, path)
+        if src < CELL0:
+            col = child[0][src]
+            if col and self.safe(col[-1], child[2]):
+                return self.autoplay(child, path)
+        elif src == WASTE:
+            waste = child[5]
+            if waste and self.safe(waste[-1], child[2]):
+                return self.autoplay(child, path)
+        return child
+
     def safe(self, c: int, found) -> bool:
         r = RANK[c]
         if found[SUIT[c]] != r:
@@ -190,27 +209,84 @@ class Search:
 
     def autoplay(self, st, out: list):
         """Play every safe card to its foundation (repeatedly), appending the moves."""
+        same_suit = self.same_suit
         while True:
             cols, down, found, cells, dealt, waste = st
+            nexts = []
+            for s in range(4):
+                r = found[s]
+                if r == 13:
+                    continue
+                if not same_suit:
+                    a, b = OTHER_COLOUR[s]
+                    if found[a] < r or found[b] < r:
+                        continue
+                nexts.append(s * 13 + r)
+            if not nexts:
+                return st
             move = None
             for i, col in enumerate(cols):
-                if col and self.safe(col[-1], found):
+                if col and col[-1] in nexts:
                     move = (i, FOUND, 1)
                     break
             else:
                 for k, c in enumerate(cells):
-                    if c >= 0 and self.safe(c, found):
+                    if c >= 0 and c in nexts:
                         move = (CELL0 + k, FOUND, 1)
                         break
                 else:
-                    if waste and self.safe(waste[-1], found):
+                    if waste and waste[-1] in nexts:
                         move = (WASTE, FOUND, 1)
-            if move is None:
-                return st
+                    else:
+                        return st
             out.append(move)
             st = self.apply(st, move)
 
     # ------------------------------------------------------------------ moves
+
+    def _column_info(self, col: tuple, d: int) -> tuple:
+        """What may leave a column, independent of the rest of the position:
+        ``(foundation score, a King lying on a card may leave, [(count, first card,
+        cards left, score, first is a King), ...])``."""
+        fits = self.fits
+        n = len(col)
+        length = 1
+        k = n - 1
+        while k > d and fits[col[k - 1] * 52 + col[k]]:
+            length += 1
+            k -= 1
+        up = n - d
+        if self.partial:
+            if self.suit_king and length > 2:
+                # Same suit, King-only spaces: a middle part of a run sits on its only
+                # possible parent and is no King, so it can go nowhere but a cell (1)
+                # or as the whole run (length).  Skipping the rest is not pruning.
+                counts = (1, length)
+            else:
+                counts = range(1, length + 1)
+        elif length == up and up > 1:
+            counts = (1, up)
+        else:
+            counts = (1,)
+        entries = []
+        king_lying = False
+        for cnt in counts:
+            first = col[n - cnt]
+            rest = n - cnt
+            is_king = RANK[first] == KING
+            if rest and is_king:
+                king_lying = True
+            if rest == 0:
+                base = 40
+            elif rest == d:
+                base = 60 + 5 * (3 - d if d < 3 else 0)
+            elif fits[col[rest - 1] * 52 + first]:
+                base = 5  # breaks a built run
+            else:
+                base = 30
+            entries.append((cnt, first, rest, base, is_king))
+        fscore = 100 + (20 if n - 1 == d and d else 0)
+        return (fscore, king_lying, tuple(entries))
 
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
@@ -234,60 +310,42 @@ class Search:
         cell_targets = free_cells[:1] if pruning else free_cells
         out = []
         king_could_fill = False
+        cache = self._colcache
+        has_down = self.has_down
+        cap_target = cap_space = 0
+        if supermove:
+            cap_target = nfree + 1 if self.classic else (nfree + 1) << nempty
+            cap_space = nfree + 1 if self.classic else (nfree + 1) << max(nempty - 1, 0)
+        canon_prune = pruning and self.canon
         for i, col in enumerate(cols):
             if not col:
                 continue
-            n = len(col)
-            d = down[i]
+            ck = (down[i], col) if has_down else col
+            info = cache.get(ck)
+            if info is None:
+                info = self._column_info(col, down[i])
+                if len(cache) > 2_000_000:
+                    cache.clear()
+                cache[ck] = info
             top = col[-1]
             if found[SUIT[top]] == RANK[top]:
-                out.append((100 + (20 if n - 1 == d and d else 0), i, FOUND, 1))
-            length = 1
-            k = n - 1
-            while k > d and fits[col[k - 1] * 52 + col[k]]:
-                length += 1
-                k -= 1
-            up = n - d
-            if self.partial:
-                counts = range(1, length + 1)
-            elif length == up and up > 1:
-                counts = (1, up)
-            else:
-                counts = (1,)
-            for cnt in counts:
-                first = col[n - cnt]
-                rest = n - cnt
-                if rest and RANK[first] == KING:
-                    king_could_fill = True
-                if rest == 0:
-                    base = 40
-                elif rest == d:
-                    base = 60 + 5 * (3 - d if d < 3 else 0)
-                elif fits[col[rest - 1] * 52 + first]:
-                    base = 5  # breaks a built run
-                else:
-                    base = 30
+                out.append((info[0], i, FOUND, 1))
+            if info[1]:
+                king_could_fill = True
+            for cnt, first, rest, base, is_king in info[2]:
                 for p in parents[first]:
                     j = tops.get(p)
                     if j is None:
                         continue
-                    if supermove and cnt > 1:
-                        cap = nfree + 1 if self.classic else (nfree + 1) << nempty
-                        if cnt > cap:
-                            continue
+                    if supermove and cnt > cap_target:
+                        continue
                     out.append((base + cnt, i, j, cnt))
-                if empty_targets and not (king_space and RANK[first] != KING):
-                    if rest or not (pruning and self.canon):
-                        if supermove and cnt > 1:
-                            cap = nfree + 1 if self.classic else (nfree + 1) << (nempty - 1)
-                            ok = cnt <= cap
-                        else:
-                            ok = True
-                        if ok:
-                            sc = base - 20 + (15 if RANK[first] == KING else 0)
-                            for j in empty_targets:
-                                if j != i:
-                                    out.append((sc, i, j, cnt))
+                if empty_targets and (is_king or not king_space):
+                    if (rest or not canon_prune) and not (supermove and cnt > cap_space):
+                        sc = base - 20 + (15 if is_king else 0)
+                        for j in empty_targets:
+                            if j != i:
+                                out.append((sc, i, j, cnt))
                 if cnt == 1:
                     for k2 in cell_targets:
                         out.append((base - 30, i, CELL0 + k2, 1))
@@ -345,8 +403,7 @@ class Search:
         seen = {self.key(start)}
         apply = self.apply
         key = self.key
-        autoplay = self.autoplay
-        auto_allowed = self.auto_allowed
+        settle = self.settle
         tick = self._tick
         moves = self.moves
 
@@ -357,8 +414,7 @@ class Search:
                 child = apply(st, move)
                 mark = len(path)
                 path.append(move)
-                if auto_allowed(child):
-                    child = autoplay(child, path)
+                child = settle(child, move, path)
                 if sum(child[2]) == 52:
                     return True
                 k = key(child)
@@ -388,8 +444,7 @@ class Search:
         depth_seen = {self.key(start): len(path)}
         apply = self.apply
         key = self.key
-        autoplay = self.autoplay
-        auto_allowed = self.auto_allowed
+        settle = self.settle
         lower_bound = self.lower_bound
         tick = self._tick
         moves = self.moves
@@ -401,8 +456,7 @@ class Search:
                 child = apply(st, move)
                 mark = len(path)
                 path.append(move)
-                if auto_allowed(child):
-                    child = autoplay(child, path)
+                child = settle(child, move, path)
                 g = len(path)
                 if sum(child[2]) == 52:
                     if g <= result["bound"]:
