@@ -68,6 +68,22 @@ REASONS = (
 )
 
 
+_IDS: dict[str, list[str]] = {}
+
+
+def _pile_ids(preset: str) -> list[str]:
+    if preset not in _IDS:
+        p = PRESETS[preset]
+        ids = [f"t{i}" for i in range(p["columns"])] + ["f"]
+        ids += [f"c{i}" for i in range(p["cells"])]
+        if p["stock"] == "waste":
+            ids.append("w")
+        if p["stock"] != "none":
+            ids.append("s")
+        _IDS[preset] = ids
+    return _IDS[preset]
+
+
 def rank(card: str) -> int:
     """1 for an Ace … 13 for a King."""
     return RANKS.index(card[0]) + 1
@@ -130,18 +146,19 @@ class Game:
         return g
 
     def copy(self) -> Game:
-        return copy.deepcopy(self)
+        g = copy.copy(self)
+        g.cols = [[[card, up] for card, up in col] for col in self.cols]
+        g.found = dict(self.found)
+        g.cells = list(self.cells)
+        g.stock = list(self.stock)
+        g.waste = list(self.waste)
+        return g
 
     # -- piles ---------------------------------------------------------------------------
 
     def pile_ids(self) -> list[str]:
-        ids = [f"t{i}" for i in range(self.p["columns"])] + ["f"]
-        ids += [f"c{i}" for i in range(self.p["cells"])]
-        if self.p["stock"] == "waste":
-            ids.append("w")
-        if self.p["stock"] != "none":
-            ids.append("s")
-        return ids
+        """The piles this preset has (the same list for every position of the preset)."""
+        return _pile_ids(self.preset)
 
     def face_up(self, i: int) -> list[str]:
         return [card for card, up in self.cols[i] if up]
