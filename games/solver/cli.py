@@ -1,0 +1,289 @@
+"""The ``solve`` command's logic, free of Django (``manage.py solve`` is a thin wrapper).
+
+``run(argv)`` parses the arguments, solves every deal (in ``--jobs`` spawned worker
+processes that import only the pure-Python engine and solver), writes one JSON line per
+deal and ends with a summary: counts per verdict, the winnable share with its 95 % Wilson
+interval, mean and median seconds.  Bad arguments raise :class:`CliError`, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
+
+from . import UNKNOWN, UNWINNABLE, WINNABLE, solve
+
+MAX_DEALS = 10_000_000
+Z95 = 1.959963984540054
+
+
+class CliError(ValueError):
+    """A bad argument: the message says which and why."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # never sys.exit from inside the command logic
+        raise CliError(message)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", required=True, help="easthaven, westcliff, seahaven, ...")
+    parser.add_argument(
+        "--options", default="", help="comma list of options: partial_runs, classic_supermove"
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--seeds", help="seeds to deal, e.g. 1-1000 or 1,5,7-9")
+    source.add_argument("--pysol-deals", dest="pysol_deals", help="PySolFC game numbers")
+    source.add_argument("--deck", help="one deck: 52 comma-separated cards, AS,2H,...")
+    parser.add_argument("--budget", default="10", help="seconds per deal (default 10)")
+    parser.add_argument("--nodes", default=None, help="node budget per deal (default none)")
+    parser.add_argument("--jobs", default="1", help="worker processes (default 1)")
+    parser.add_argument("--out", default="-", help="JSON lines to this file; - for stdout")
+    parser.add_argument(
+        "--no-shorten", dest="no_shorten", action="store_true", help="keep the first solution"
+    )
+    parser.add_argument(
+        "--no-progress", dest="no_progress", action="store_true", help="no progress bar"
+    )
+
+
+def parse_ranges(text: str, what: str, low: int, high: int) -> list[int]:
+    """``"1-3,7"`` → ``[1, 2, 3, 7]``; :class:`CliError` for anything else."""
+    numbers: list[int] = []
+    if not isinstance(text, str) or not text.strip():
+        raise CliError(f"--{what}: give numbers such as 1-1000 or 1,5,7-9")
+    for part in text.split(","):
+        part = part.strip()
+        lo_text, sep, hi_text = part.partition("-")
+        try:
+            lo = int(lo_text)
+            hi = int(hi_text) if sep else lo
+        except ValueError:
+            raise CliError(f"--{what}: {part!r} is not a number or a range a-b") from None
+        if lo > hi:
+            raise CliError(f"--{what}: range {part!r} runs backwards")
+        if lo < low or hi > high:
+            raise CliError(f"--{what}: {part!r} is outside {low}…{high}")
+        if len(numbers) + hi - lo + 1 > MAX_DEALS:
+            raise CliError(f"--{what}: at most {MAX_DEALS} deals at once")
+        numbers.extend(range(lo, hi + 1))
+    return numbers
+
+
+def _positive(text: Any, name: str, kind=float, allow_none: bool = False):
+    if text is None and allow_none:
+        return None
+    try:
+        value = kind(text)
+    except (TypeError, ValueError):
+        raise CliError(f"--{name}: {text!r} is not a {kind.__name__}") from None
+    if not (value > 0) or (kind is float and math.isinf(value)):
+        raise CliError(f"--{name} must be positive, not {text!r}")
+    return value
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial share (``(0, 1)`` when ``n`` is 0)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Counts per verdict, the winnable share of the decided deals with its 95 % Wilson
+    interval, and the mean and median seconds."""
+    counts = {WINNABLE: 0, UNWINNABLE: 0, UNKNOWN: 0}
+    for r in records:
+        counts[r["verdict"]] += 1
+    decided = counts[WINNABLE] + counts[UNWINNABLE]
+    seconds = [r["seconds"] for r in records]
+    lo, hi = wilson(counts[WINNABLE], decided)
+    total = len(records)
+    return {
+        "deals": total,
+        **counts,
+        "decided_share": decided / total if total else None,
+        "winnable_share": counts[WINNABLE] / decided if decided else None,
+        "winnable_ci95": [lo, hi],
+        "mean_seconds": statistics.fmean(seconds) if seconds else None,
+        "median_seconds": statistics.median(seconds) if seconds else None,
+    }
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    lines = [
+        f"deals {s['deals']}: winnable {s['winnable']}, unwinnable {s['unwinnable']}, "
+        f"unknown {s['unknown']}",
+    ]
+    if s["winnable_share"] is not None:
+        lo, hi = s["winnable_ci95"]
+        lines.append(
+            f"winnable share of decided deals: {100 * s['winnable_share']:.2f}% "
+            f"(95% Wilson {100 * lo:.2f}%–{100 * hi:.2f}%)"
+        )
+    if s["mean_seconds"] is not None:
+        lines.append(
+            f"seconds per deal: mean {s['mean_seconds']:.3f}, median {s['median_seconds']:.3f}"
+        )
+    return "\n".join(lines)
+
+
+def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
+    """Validate the options; return the work items and the solver settings."""
+    from games.engine import (
+        MAX_PYSOL_DEAL,
+        MAX_SEED,
+        DeckError,
+        RulesError,
+        get_rules,
+        parse_deck,
+    )
+
+    names = [o.strip() for o in (opts.get("options") or "").split(",") if o.strip()]
+    options = {name: True for name in names}
+    try:
+        rules = get_rules(opts.get("preset"), options)
+    except RulesError as error:
+        raise CliError(error.detail) from None
+    budget = _positive(opts.get("budget", 10), "budget")
+    nodes = _positive(opts.get("nodes"), "nodes", int, allow_none=True)
+    settings = {
+        "preset": rules.name,
+        "options": options,
+        "budget": budget,
+        "nodes": nodes,
+        "shorten": not opts.get("no_shorten"),
+    }
+    given = [k for k in ("seeds", "pysol_deals", "deck") if opts.get(k)]
+    if len(given) != 1:
+        raise CliError("give exactly one of --seeds, --pysol-deals or --deck")
+    if opts.get("seeds"):
+        tasks = [("seed", n) for n in parse_ranges(opts["seeds"], "seeds", 0, MAX_SEED)]
+    elif opts.get("pysol_deals"):
+        tasks = [
+            ("pysol", n)
+            for n in parse_ranges(opts["pysol_deals"], "pysol-deals", 1, MAX_PYSOL_DEAL)
+        ]
+    else:
+        try:
+            deck = parse_deck(opts["deck"].split(","))
+        except DeckError as error:
+            raise CliError(f"--deck: {error.detail}") from None
+        tasks = [("deck", deck)]
+    return tasks, settings
+
+
+def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
+    """One deal → its JSON record.  Runs in worker processes: engine and solver only."""
+    from games.engine import deck_from_pysol, deck_from_seed, format_deck, get_rules
+
+    kind, value = task
+    rules = get_rules(settings["preset"], settings["options"])
+    record: dict[str, Any] = {"preset": rules.name, "options": settings["options"]}
+    if kind == "seed":
+        deck = deck_from_seed(value)
+        record["seed"] = value
+    elif kind == "pysol":
+        deck = deck_from_pysol(value)
+        record["seed"] = None
+        record["pysol_deal"] = value
+    else:
+        deck = tuple(value)
+        record["seed"] = None
+    result = solve(
+        rules,
+        deck,
+        time_budget=settings["budget"],
+        node_budget=settings["nodes"],
+        shorten=settings["shorten"],
+    )
+    record.update(
+        deck=format_deck(deck),
+        verdict=result.verdict,
+        moves=result.moves,
+        nodes=result.nodes,
+        seconds=round(result.seconds, 4),
+        first_length=result.first_length,
+        length=result.length,
+    )
+    return record
+
+
+def _work(item: tuple) -> dict[str, Any]:
+    task, settings = item
+    return solve_task(task, settings)
+
+
+def _results(tasks: list[tuple], settings: dict[str, Any], jobs: int) -> Iterator[dict]:
+    if jobs <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield solve_task(task, settings)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(min(jobs, len(tasks))) as pool:
+        yield from pool.imap(_work, [(task, settings) for task in tasks], chunksize=1)
+
+
+def execute(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, Any]:
+    """Run the command for already-parsed options; return the summary."""
+    tasks, settings = build_tasks(opts)
+    jobs = _positive(opts.get("jobs", 1), "jobs", int)
+    out_path = opts.get("out") or "-"
+    handle = None
+    if out_path == "-":
+        out, report = stdout, stderr
+    else:
+        try:
+            handle = open(out_path, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as error:
+            raise CliError(f"--out: cannot write {out_path!r}: {error.strerror}") from None
+        out, report = handle, stdout
+    records = []
+    try:
+        from tqdm import tqdm
+
+        bar = tqdm(
+            total=len(tasks), file=stderr, disable=bool(opts.get("no_progress")), unit="deal"
+        )
+        for record in _results(tasks, settings, jobs):
+            records.append(record)
+            out.write(json.dumps(record) + "\n")
+            if handle is not None:
+                handle.flush()
+            bar.update(1)
+            bar.set_postfix_str(record["verdict"][:5], refresh=False)
+        bar.close()
+    finally:
+        if handle is not None:
+            handle.close()
+    summary = summarize(records)
+    report.write(format_summary(summary) + "\n")
+    return summary
+
+
+def run(argv: Sequence[str] | None = None, stdout: TextIO = None, stderr: TextIO = None):
+    """``python -m games.solver.cli --preset seahaven --seeds 1-10``; returns the summary."""
+    parser = _Parser(prog="solve", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    opts = vars(parser.parse_args(argv))
+    return execute(opts, stdout or sys.stdout, stderr or sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    try:
+        run()
+    except CliError as error:
+        print(f"solve: {error}", file=sys.stderr)
+        sys.exit(2)
