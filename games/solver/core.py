@@ -86,11 +86,17 @@ class Search:
         self.canon = pruning and bool(rules.columns_interchangeable)
         self.canon_cells = pruning
         self.stock = tuple(state.stock)
+        self.nstock = len(self.stock)
         self.has_down = any(state.down)
         self._colcache: dict = {}
         self.auto_always = pruning and not self.king_fill
+        #: A deal is irreversible progress: tried before moves that only shuffle built runs.
+        self.deal_score = 20
+        #: kings_in_stock[d]: is a King among the stock cards left after ``d`` were dealt?
+        self.kings_in_stock = [
+            any(RANK[c] == KING for c in self.stock[d:]) for d in range(self.nstock + 1)
+        ]
         self.suit_king = same_suit and self.king_space
-        self.nstock = len(self.stock)
         self.start = (
             tuple(tuple(col) for col in state.cols),
             tuple(state.down),
@@ -127,11 +133,22 @@ class Search:
         return 52 - sum(st[2]) + self.remaining_deals(st[4])
 
     def auto_allowed(self, st) -> bool:
-        """Safe auto-play is sound everywhere except in Easthaven proper while a deal may
-        still come (the king-fill rule could then forbid a deal the player had)."""
+        """Safe auto-play is sound everywhere except in Easthaven proper while its King-fill
+        rule can still refuse a deal: there only once the stock is empty, or once no King
+        can ever lie on another card again (every King on its foundation or at the bottom
+        of a column, none left in the stock), when the rule can never refuse a deal."""
         if not self.pruning:
             return False
-        return not (self.king_fill and st[4] < self.nstock)
+        if not self.king_fill:
+            return True
+        dealt = st[4]
+        if dealt >= self.nstock:
+            return True
+        if self.kings_in_stock[dealt]:
+            return False
+        cols, found = st[0], st[2]
+        bottoms = {col[0] for col in cols if col}
+        return all(found[s] == 13 or s * 13 + KING in bottoms for s in range(4))
 
     def apply(self, st, move):
         cols, down, found, cells, dealt, waste = st
@@ -181,10 +198,11 @@ class Search:
         """Auto-play after ``move`` produced ``child`` (whose parent was settled already):
         only a card the move uncovered, or anything after a foundation move or a deal,
         can have become safe."""
-        if self.auto_always:
-            pass
-        elif not self.auto_allowed(child):
-            return child
+        if not self.auto_always:
+            if not self.auto_allowed(child):
+                return child
+            # The parent may not have been settled: look at every free card.
+            return self.autoplay(child, path)
         src, dst, _ = move
         if dst == FOUND or src == DEAL:
             return self.autoplay(child, path)
@@ -376,7 +394,7 @@ class Search:
                 for k2 in free_cells:
                     out.append((-50, CELL0 + k, CELL0 + k2, 1))
         if dealt < self.nstock and not (self.king_fill and empties and king_could_fill):
-            out.append((-10, DEAL, DEAL, 0))
+            out.append((self.deal_score, DEAL, DEAL, 0))
         out.sort(key=_score, reverse=True)
         return out
 
