@@ -113,9 +113,7 @@ def reference_rate(preset: str, states, sample: int) -> float:
     from conformance.reference import Game
 
     step = max(1, len(states) // sample)
-    games = [
-        Game.from_snapshot(preset, state_to_json(s), s.rules.options) for s in states[::step]
-    ]
+    games = [Game.from_snapshot(preset, state_to_json(s), s.rules.options) for s in states[::step]]
 
     def run(items):
         for g in items:
@@ -124,19 +122,33 @@ def reference_rate(preset: str, states, sample: int) -> float:
     return best_rate(run, games, rounds=1)
 
 
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=20, help="deck seeds per preset")
     parser.add_argument("--max-moves", type=int, default=200, help="moves per game at most")
     parser.add_argument("--rounds", type=int, default=7, help="timed rounds (best counts)")
-    parser.add_argument("--reference-sample", type=int, default=150, help="positions for the reference")
+    parser.add_argument(
+        "--reference-sample", type=int, default=150, help="positions for the reference"
+    )
     args = parser.parse_args()
 
     out(f"# Engine benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     out(
         f"Python {platform.python_version()} ({platform.python_implementation()}), "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.processor() or platform.platform()}; "
-        f"{args.seeds} seeds × ≤ {args.max_moves} moves per preset"
+        f"{cpu_model()} × {os.cpu_count()}, {platform.system()} {platform.release()}, "
+        f"load average {load}; {args.seeds} seeds × ≤ {args.max_moves} moves per preset"
     )
     out()
     out(
@@ -152,7 +164,8 @@ def main() -> None:
         ref = reference_rate(preset, states, args.reference_sample)
         out(
             f"| {preset} | {len(states)} | {legal:,.0f} | {applied:,.0f} | {baseline:,.0f} "
-            f"| {baseline / legal:.1f} | {baseline / applied:.1f} | {ref:,.0f} | {legal / ref:.0f}× |"
+            f"| {baseline / legal:.1f} | {baseline / applied:.1f} | {ref:,.0f} "
+            f"| {legal / ref:.0f}× |"
         )
 
 

@@ -93,7 +93,9 @@ def check_position(state: State, rnd: random.Random, candidates: int = 12, apply
         try:
             after = apply_move(state, m)
         except IllegalMove as error:
-            assert reason is not None, f"engine refuses {m} ({error.code}), reference allows\n{state!r}"
+            assert reason is not None, (
+                f"engine refuses {m} ({error.code}), reference allows\n{state!r}"
+            )
             allowed = set().union(*(REASON_CODES[r] for r in reasons))
             if ref.won():
                 allowed.add("game_over")
@@ -131,7 +133,9 @@ def random_position(rnd: random.Random, preset: str, options: dict) -> State:
     stock = []
     waste = []
     if p["stock"] != "none":
-        stock = [take() for _ in range(min(len(pool), rnd.choice([0, 0, 1, 3, 7, rnd.randint(0, 25)])))]
+        stock = [
+            take() for _ in range(min(len(pool), rnd.choice([0, 0, 1, 3, 7, rnd.randint(0, 25)])))
+        ]
     if p["stock"] == "waste":
         waste = [take() for _ in range(min(len(pool), rnd.choice([0, 1, 2, 5])))]
 

@@ -23,48 +23,96 @@ SUITS = "SHDC"
 
 PRESETS = {
     "easthaven": dict(
-        columns=7, rows=3, face_down=2, stock="rows", build="alternate", space="king",
-        runs="top_or_all", cells=0, king_fill=True, options=("partial_runs",),
+        columns=7,
+        rows=3,
+        face_down=2,
+        stock="rows",
+        build="alternate",
+        space="king",
+        runs="top_or_all",
+        cells=0,
+        king_fill=True,
+        options=("partial_runs",),
     ),
     "easthaven-open": dict(
-        columns=7, rows=3, face_down=2, stock="rows", build="alternate", space="any",
-        runs="top_or_all", cells=0, king_fill=False, options=("partial_runs",),
+        columns=7,
+        rows=3,
+        face_down=2,
+        stock="rows",
+        build="alternate",
+        space="any",
+        runs="top_or_all",
+        cells=0,
+        king_fill=False,
+        options=("partial_runs",),
     ),
     "easthaven-suit": dict(
-        columns=7, rows=3, face_down=2, stock="rows", build="suit", space="any",
-        runs="top_or_all", cells=0, king_fill=False, options=("partial_runs",),
+        columns=7,
+        rows=3,
+        face_down=2,
+        stock="rows",
+        build="suit",
+        space="any",
+        runs="top_or_all",
+        cells=0,
+        king_fill=False,
+        options=("partial_runs",),
     ),
     "westcliff": dict(
-        columns=10, rows=3, face_down=2, stock="waste", build="alternate", space="any",
-        runs="top_or_all", cells=0, king_fill=False, options=("partial_runs",),
+        columns=10,
+        rows=3,
+        face_down=2,
+        stock="waste",
+        build="alternate",
+        space="any",
+        runs="top_or_all",
+        cells=0,
+        king_fill=False,
+        options=("partial_runs",),
     ),
     "westcliff-classic": dict(
-        columns=7, rows=3, face_down=2, stock="waste", build="alternate", space="any",
-        runs="top_or_all", cells=0, king_fill=False, options=("partial_runs",),
+        columns=7,
+        rows=3,
+        face_down=2,
+        stock="waste",
+        build="alternate",
+        space="any",
+        runs="top_or_all",
+        cells=0,
+        king_fill=False,
+        options=("partial_runs",),
     ),
     "seahaven": dict(
-        columns=10, rows=5, face_down=0, stock="none", build="suit", space="king",
-        runs="supermove", cells=4, king_fill=False, options=("classic_supermove",),
+        columns=10,
+        rows=5,
+        face_down=0,
+        stock="none",
+        build="suit",
+        space="king",
+        runs="supermove",
+        cells=4,
+        king_fill=False,
+        options=("classic_supermove",),
     ),
 }
 
 #: Every reason this module may give for refusing a move.
 REASONS = (
-    "no_such_pile",      # the preset lacks the pile (t7 in Easthaven, w in Seahaven, c0 …)
-    "from_foundation",   # foundation cards never come back
-    "stock_pile",        # cards never move from or to the stock by a "move"
-    "to_waste",          # nothing is ever put on the waste by a "move"
-    "same_pile",         # from and to are the same pile
-    "empty_source",      # nothing to move
-    "bad_count",         # count not possible from that source / to that target
-    "not_a_run",         # the cards named are not a run that may move together
-    "supermove_limit",   # Seahaven: more cards than cells and spaces allow
-    "foundation",        # card does not go on its foundation now
-    "build",             # head card does not fit the target column's top card
-    "space",             # the empty column does not take that card
-    "cell_full",         # the target cell holds a card
-    "no_stock",          # deal with no stock or an empty one
-    "king_fill",         # Easthaven: fill the spaces with Kings first
+    "no_such_pile",  # the preset lacks the pile (t7 in Easthaven, w in Seahaven, c0 …)
+    "from_foundation",  # foundation cards never come back
+    "stock_pile",  # cards never move from or to the stock by a "move"
+    "to_waste",  # nothing is ever put on the waste by a "move"
+    "same_pile",  # from and to are the same pile
+    "empty_source",  # nothing to move
+    "bad_count",  # count not possible from that source / to that target
+    "not_a_run",  # the cards named are not a run that may move together
+    "supermove_limit",  # Seahaven: more cards than cells and spaces allow
+    "foundation",  # card does not go on its foundation now
+    "build",  # head card does not fit the target column's top card
+    "space",  # the empty column does not take that card
+    "cell_full",  # the target cell holds a card
+    "no_stock",  # deal with no stock or an empty one
+    "king_fill",  # Easthaven: fill the spaces with Kings first
 )
 
 
@@ -119,10 +167,10 @@ class Game:
         self.classic_supermove = bool(options.get("classic_supermove", False))
         n = self.p["columns"]
         self.cols: list[list[list]] = [[] for _ in range(n)]  # [card, face_up], bottom first
-        self.found = {s: 0 for s in SUITS}                     # cards on each foundation
+        self.found = {s: 0 for s in SUITS}  # cards on each foundation
         self.cells: list[str | None] = [None] * self.p["cells"]
-        self.stock: list[str] = []                              # next card out first
-        self.waste: list[str] = []                              # top card last
+        self.stock: list[str] = []  # next card out first
+        self.waste: list[str] = []  # top card last
 
     # -- the deal ------------------------------------------------------------------------
 
@@ -142,7 +190,7 @@ class Game:
         for r in range(3):
             for c in range(n):
                 g.cols[c].append([deck[r * n + c], r == 2])
-        g.stock = deck[3 * n:]
+        g.stock = deck[3 * n :]
         return g
 
     def copy(self) -> Game:
@@ -211,7 +259,7 @@ class Game:
             up = self.face_up(i)
             if count > len(up):
                 return "bad_count" if count > len(self.cols[i]) else "not_a_run"
-            cards = up[len(up) - count:]
+            cards = up[len(up) - count :]
             if not self.is_run(cards):
                 return "not_a_run"
             if self.p["runs"] == "top_or_all" and not self.partial_runs:
@@ -374,8 +422,8 @@ class Game:
         src, dst, count = move["from"], move["to"], move.get("count", 1)
         if src[0] == "t":
             col = g.cols[int(src[1:])]
-            cards = [c for c, _ in col[len(col) - count:]]
-            del col[len(col) - count:]
+            cards = [c for c, _ in col[len(col) - count :]]
+            del col[len(col) - count :]
             if col and not col[-1][1]:
                 col[-1][1] = True  # the face-down card turns face up at once
         elif src[0] == "c":

@@ -39,7 +39,9 @@ def api(settings, client):
 def compare(body: dict, ref: Game) -> None:
     view = ref.visible()
     for key in VIEW_KEYS:
-        assert body.get(key) == view.get(key), f"{key}: API {body.get(key)}, reference {view.get(key)}"
+        assert body.get(key) == view.get(key), (
+            f"{key}: API {body.get(key)}, reference {view.get(key)}"
+        )
     expected = ref.status()
     assert body["status"] == expected
     listed = [canonical(m) for m in body["legal_moves"]]
@@ -89,7 +91,9 @@ def test_api_plays_agree_with_the_reference(api, preset, options):
             reasons = ref.refusals(move)
             if not reasons:
                 continue
-            answer = api.post(url, {"seq": play["seq"], "move": move}, content_type="application/json")
+            answer = api.post(
+                url, {"seq": play["seq"], "move": move}, content_type="application/json"
+            )
             assert answer.status_code == 422, (move, answer.content)
             problem = answer.json()
             assert problem["code"] == "illegal_move"

@@ -54,9 +54,11 @@ def play_and_compare(preset: str, options: dict, deck_seed: int, play_seed: int,
         assert ref.snapshot() == state_to_json(state), f"after {canonical(move)}"
 
 
-@pytest.mark.parametrize(("preset", "options"), VARIANTS, ids=[
-    name + "".join("+" + o for o in opts) for name, opts in VARIANTS
-])
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    VARIANTS,
+    ids=[name + "".join("+" + o for o in opts) for name, opts in VARIANTS],
+)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_games_agree(preset, options, seed):
     play_and_compare(preset, options, deck_seed=seed * 7919, play_seed=seed, max_moves=90)
@@ -73,9 +75,11 @@ def test_random_games_agree_hypothesis(variant, deck_seed, play_seed):
     play_and_compare(preset, options, deck_seed, play_seed, max_moves=60)
 
 
-@pytest.mark.parametrize(("preset", "options"), VARIANTS, ids=[
-    name + "".join("+" + o for o in opts) for name, opts in VARIANTS
-])
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    VARIANTS,
+    ids=[name + "".join("+" + o for o in opts) for name, opts in VARIANTS],
+)
 def test_random_positions_agree(preset, options):
     rnd = random.Random(hash((preset, tuple(options))) & 0xFFFF)
     for _ in range(40):

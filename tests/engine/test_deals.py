@@ -46,7 +46,9 @@ def test_easthaven_and_westcliff_layout(preset, columns, seed):
     assert len(s.stock) == 52 - 3 * n == get_rules(preset).stock_size
     assert s.waste == () and s.found == (0, 0, 0, 0) and s.cells == ()
     view = visible(s)
-    assert [t["up"] for t in view["tableau"]] == [[format_deck([deck[2 * n + c]])[0]] for c in range(n)]
+    assert [t["up"] for t in view["tableau"]] == [
+        [format_deck([deck[2 * n + c]])[0]] for c in range(n)
+    ]
     assert view["stock"] == 52 - 3 * n
 
 

@@ -24,7 +24,9 @@ def test_top_card_or_all_face_up_cards():
     assert {str(m) for m in legal_moves(s) if m.src == "t0"} == {"t0-t1x3", "t0-t2"}
 
 
-@pytest.mark.parametrize("preset", ["easthaven", "easthaven-open", "westcliff", "westcliff-classic"])
+@pytest.mark.parametrize(
+    "preset", ["easthaven", "easthaven-open", "westcliff", "westcliff-classic"]
+)
 def test_partial_runs_option(preset):
     cols = ["2C 3D | 9S 8H 7C", "| TD", "4S | 8D", "| 9C"]
     s = position(preset, cols, options={"partial_runs": True})
@@ -75,7 +77,9 @@ def test_easthaven_spaces_take_kings_only():
     refused(s, "t3-t6", "space_needs_king")
 
 
-@pytest.mark.parametrize("preset", ["easthaven-open", "easthaven-suit", "westcliff", "westcliff-classic"])
+@pytest.mark.parametrize(
+    "preset", ["easthaven-open", "easthaven-suit", "westcliff", "westcliff-classic"]
+)
 def test_other_presets_spaces_take_any_card_or_run(preset):
     run = "| 9S 8H" if preset != "easthaven-suit" else "| 9S 8S"
     s = position(preset, ["2C | 7C", "3D " + run])
@@ -131,8 +135,9 @@ def test_deal_puts_one_card_face_up_on_each_column_left_to_right():
 
 
 def test_final_deal_of_three_cards_goes_to_t0_t1_t2():
-    s = position("easthaven-open", ["| 9S", "| 9D", "| 9H", "| 9C", "", "| 2S", "| 3S"],
-                 stock="AH AD AC")
+    s = position(
+        "easthaven-open", ["| 9S", "| 9D", "| 9H", "| 9C", "", "| 2S", "| 3S"], stock="AH AD AC"
+    )
     t = ok(s, "deal")
     assert col(t, 0) == ["9S", "AH"] and col(t, 1) == ["9D", "AD"] and col(t, 2) == ["9H", "AC"]
     assert t.cols[3:] == s.cols[3:]
@@ -158,8 +163,12 @@ def test_full_stock_deals_four_rows_and_three(deck_for):
 
 
 def test_run_covered_by_a_deal_then_moves_only_its_top_card():
-    s = position("easthaven", ["3C | 9S 8H", "| TD", "| JC", "| 5S", "| 6S", "| 7S", "| QS"],
-                 stock="2D TH 4H 5H 6H 7H 8S", found={"D": "AD"})
+    s = position(
+        "easthaven",
+        ["3C | 9S 8H", "| TD", "| JC", "| 5S", "| 6S", "| 7S", "| QS"],
+        stock="2D TH 4H 5H 6H 7H 8S",
+        found={"D": "AD"},
+    )
     assert "t0-t1x2" in legal(s)
     t = ok(s, "deal")
     assert col(t, 0) == ["3C", "9S", "8H", "2D"]

@@ -124,7 +124,9 @@ def test_foundation_order(preset):
 
 @pytest.mark.parametrize("preset", ["easthaven", "westcliff", "seahaven"])
 def test_one_card_at_a_time_to_a_foundation(preset):
-    s = position(preset, ["3H 2S" if preset != "seahaven" else "3S 2S"], found={"S": "AS", "H": "2H"})
+    s = position(
+        preset, ["3H 2S" if preset != "seahaven" else "3S 2S"], found={"S": "AS", "H": "2H"}
+    )
     refused(s, "t0-fx2", "single_card_only")
     ok(s, "t0-f")
 
@@ -176,6 +178,8 @@ def test_replay_reports_the_first_bad_move():
     deck = deck_from_seed(3)
     state, index, error = replay(rules, deck, ["deal", {"type": "deal"}, "t0-w", "deal"])
     assert index == 2 and isinstance(error, IllegalMove)
-    assert state == apply_move(apply_move(new_game(rules, deck), Move.parse("deal")), Move.parse("deal"))
+    assert state == apply_move(
+        apply_move(new_game(rules, deck), Move.parse("deal")), Move.parse("deal")
+    )
     state, index, error = replay(rules, deck, ["deal", {"type": "bogus"}])
     assert index == 1 and isinstance(error, MoveFormatError)

@@ -48,7 +48,11 @@ def strings_in(data) -> set[str]:
     if isinstance(data, str):
         return {data}
     if isinstance(data, dict):
-        return set().union(*(strings_in(k) | strings_in(v) for k, v in data.items())) if data else set()
+        return (
+            set().union(*(strings_in(k) | strings_in(v) for k, v in data.items()))
+            if data
+            else set()
+        )
     if isinstance(data, list | tuple):
         return set().union(*(strings_in(v) for v in data)) if data else set()
     return set()

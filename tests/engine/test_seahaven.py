@@ -80,8 +80,9 @@ def test_single_cards_to_cells_and_cell_to_cell():
 
 
 def test_cell_cards_play_to_columns_spaces_and_foundations():
-    s = position("seahaven", ["AS 6S", "AH 6H", "2S"], cells=["5S", "KD", "3S", None],
-                 found={"S": "2S"})
+    s = position(
+        "seahaven", ["AS 6S", "AH 6H", "2S"], cells=["5S", "KD", "3S", None], found={"S": "2S"}
+    )
     ok(s, "c0-t0")
     refused(s, "c0-t1", "wrong_suit")
     refused(s, "c0-t2", "not_descending")
