@@ -25,7 +25,10 @@ def _leaderboard_settings(settings):
         store.delete_all()
     yield settings
     if store.configured():
-        store.delete_all()
+        try:
+            store.delete_all()
+        except store.StoreUnavailable:  # the test pointed REDIS_URL at nothing
+            pass
 
 
 @pytest.fixture(autouse=True)

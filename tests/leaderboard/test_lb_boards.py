@@ -1,0 +1,292 @@
+"""Boards from PostgreSQL and Redis: the documented order on hand-made results, identical
+pages on both paths, ``around`` at the edges, groups, frozen days and a flushed Redis."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import uuid
+
+import pytest
+from django.db import IntegrityError
+from lb_helpers import DAY, at, make_user, ranked_play, record
+
+from leaderboard import boards, services, store
+from leaderboard.boards import BoardRef
+from leaderboard.models import FrozenDay, Score, Total
+
+BOARD = BoardRef.daily("easthaven", DAY)
+
+# The documented order, best first; each entry differs from the one before in the rule
+# that decides between them (the last two only by play id).
+ORDERED = [
+    ("w-fewest-moves", dict(won=True, moves=80, seconds=500.0, finished_at=at(DAY, 20))),
+    ("w-less-time", dict(won=True, moves=81, seconds=100.0, finished_at=at(DAY, 20))),
+    ("w-more-time", dict(won=True, moves=81, seconds=100.5, finished_at=at(DAY, 9))),
+    ("w-earlier-finish", dict(won=True, moves=82, seconds=100.0, finished_at=at(DAY, 9))),
+    ("w-later-finish", dict(won=True, moves=82, seconds=100.0, finished_at=at(DAY, 10))),
+    (
+        "w-tie-id-1",
+        dict(won=True, moves=83, seconds=50.0, finished_at=at(DAY, 11), play_id=uuid.UUID(int=1)),
+    ),
+    (
+        "w-tie-id-2",
+        dict(won=True, moves=83, seconds=50.0, finished_at=at(DAY, 11), play_id=uuid.UUID(int=2)),
+    ),
+    ("l-most-cards", dict(cards=51, moves=900, finished_at=at(DAY, 23))),
+    ("l-fewer-moves", dict(cards=40, moves=70, finished_at=at(DAY, 23))),
+    ("l-earlier", dict(cards=40, moves=71, seconds=999.0, finished_at=at(DAY, 5))),
+    ("l-later", dict(cards=40, moves=71, seconds=1.0, finished_at=at(DAY, 6))),
+    ("l-tie-id-a", dict(cards=10, moves=5, finished_at=at(DAY, 7), play_id=uuid.UUID(int=0xA))),
+    ("l-tie-id-b", dict(cards=10, moves=5, finished_at=at(DAY, 7), play_id=uuid.UUID(int=0xB))),
+    ("resigned", dict(cards=0, moves=0, status="resigned", finished_at=at(DAY, 0.1))),
+]
+
+
+def record_all(items, capture):
+    shuffled = list(items)
+    random.Random(4).shuffle(shuffled)
+    with capture(execute=True):
+        for name, figures in shuffled:
+            record(make_user(name), **figures)
+
+
+def walk(ref, size, **kw):
+    """Every page forward, then every page backward; (usernames+ranks, sources)."""
+    pages, sources = [], set()
+    result = boards.read(ref, "first", size, **kw)
+    while True:
+        pages.append([(e["rank"], e["username"]) for e in result.entries])
+        sources.add(result.source)
+        if not result.has_more_after:
+            break
+        result = boards.read(ref, "after", size, *result.last, **kw)
+    back = []
+    while result.has_more_before:
+        result = boards.read(ref, "before", size, *result.first, **kw)
+        back.append([(e["rank"], e["username"]) for e in result.entries])
+        sources.add(result.source)
+    return pages, back, sources
+
+
+def flat(pages):
+    return [name for page in pages for _, name in page]
+
+
+@pytest.mark.django_db
+def test_postgres_order_is_the_documented_order(django_capture_on_commit_callbacks, no_redis):
+    record_all(ORDERED, django_capture_on_commit_callbacks)
+    pages, back, sources = walk(BOARD, 4)
+    assert sources == {"postgres"}
+    assert flat(pages) == [name for name, _ in ORDERED]
+    assert [r for page in pages for r, _ in page] == list(range(1, len(ORDERED) + 1))
+    assert back == pages[-2::-1]  # previous links give the same pages back
+
+
+@pytest.mark.django_db
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_redis_and_postgres_give_identical_pages(django_capture_on_commit_callbacks, settings):
+    rng = random.Random(11)
+    items = list(ORDERED)
+    for i in range(40):
+        won = rng.random() < 0.4
+        items.append(
+            (
+                f"r{i}",
+                dict(
+                    won=won,
+                    cards=rng.randint(0, 51),
+                    moves=rng.choice([60, 61, 62, 100]),
+                    seconds=rng.choice([30.0, 31.0]),
+                    finished_at=at(DAY, rng.choice([1, 2])),
+                ),
+            )
+        )
+    record_all(items, django_capture_on_commit_callbacks)
+    for size in (1, 3, 7, 100):
+        via_redis = walk(BOARD, size)
+        assert via_redis[2] == {"redis"}
+        url = settings.REDIS_URL
+        settings.REDIS_URL = ""
+        via_pg = walk(BOARD, size)
+        settings.REDIS_URL = url
+        assert via_pg[2] == {"postgres"}
+        assert via_redis[:2] == via_pg[:2]
+    order = list(Score.objects.filter(board="easthaven").order_by("sort_key", "play_id"))
+    assert flat(walk(BOARD, 100)[0]) == [s.player.username for s in order]
+    for player_id in [s.player_id for s in order]:
+        redis_around = boards.read(BOARD, "around", 3, me=player_id)
+        settings.REDIS_URL = ""
+        pg_around = boards.read(BOARD, "around", 3, me=player_id)
+        settings.REDIS_URL = url
+        assert redis_around.source == "redis"
+        assert redis_around.entries == pg_around.entries
+        assert redis_around.has_more_after == pg_around.has_more_after
+        assert redis_around.has_more_before == pg_around.has_more_before
+
+
+def _around_cases(django_capture_on_commit_callbacks):
+    players = []
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(11):
+            player = make_user(f"a{i:02d}")
+            record(player, won=True, moves=60 + i)
+            players.append(player)
+    return players
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", [pytest.param("redis", marks=pytest.mark.redis), "postgres"])
+def test_around_me_at_top_middle_and_bottom(django_capture_on_commit_callbacks, settings, path):
+    if path == "postgres":
+        settings.REDIS_URL = ""
+    players = _around_cases(django_capture_on_commit_callbacks)
+    for index, expected in [(0, [1, 2, 3]), (5, [4, 5, 6, 7, 8]), (10, [9, 10, 11])]:
+        result = boards.read(BOARD, "around", 2, me=players[index].pk)
+        assert result.source == path
+        assert [e["rank"] for e in result.entries] == expected
+        assert [e["username"] for e in result.entries] == [f"a{r - 1:02d}" for r in expected]
+        assert result.has_more_before == (expected[0] > 1)
+        assert result.has_more_after == (expected[-1] < 11)
+    stranger = make_user()
+    assert boards.read(BOARD, "around", 2, me=stranger.pk).start == -1
+
+
+@pytest.mark.django_db
+def test_group_boards_rank_only_members(django_capture_on_commit_callbacks):
+    players = _around_cases(django_capture_on_commit_callbacks)
+    group = services.create_group(players[7], "friends")
+    for p in (players[2], players[9]):
+        services.join_group(p, group.code)
+    members = services.member_ids(group)
+    result = boards.read(BOARD, "first", 10, players=members)
+    assert result.source == "postgres"
+    assert [(e["rank"], e["username"]) for e in result.entries] == [
+        (1, "a02"),
+        (2, "a07"),
+        (3, "a09"),
+    ]
+    around = boards.read(BOARD, "around", 1, me=players[9].pk, players=members)
+    assert [(e["rank"], e["username"]) for e in around.entries] == [(2, "a07"), (3, "a09")]
+
+
+@pytest.mark.django_db
+@pytest.mark.redis
+def test_redis_flushed_mid_test_loses_no_score(django_capture_on_commit_callbacks):
+    def names():
+        return [e["username"] for e in boards.read(BOARD, "first", 50).entries]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for i in range(3):
+            record(make_user(f"f{i}"), won=True, moves=70 + i)
+    assert boards.read(BOARD, "first", 50).source == "redis"
+    store.delete_all()  # Redis emptied (a FLUSHDB of the leaderboard keys)
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user("f3"), won=True, moves=60)  # arrives while the board is gone
+        record(make_user("f4"), cards=12)
+    store.delete_all()
+    first = boards.read(BOARD, "first", 50)
+    assert first.source == "postgres"  # answered from PostgreSQL, and rebuilt meanwhile
+    assert [e["username"] for e in first.entries] == ["f3", "f0", "f1", "f2", "f4"]
+    again = boards.read(BOARD, "first", 50)
+    assert again.source == "redis"
+    assert [e["username"] for e in again.entries] == names() == ["f3", "f0", "f1", "f2", "f4"]
+    for ref in (BoardRef.weekly("easthaven", "2026-W48"), BoardRef.all_time("easthaven")):
+        boards.read(ref, "first", 50)
+        totals = boards.read(ref, "first", 50)
+        assert totals.source == "redis"
+        assert [e["username"] for e in totals.entries] == ["f0", "f1", "f2", "f3", "f4"]
+
+
+@pytest.mark.django_db
+def test_redis_down_answers_from_postgres(django_capture_on_commit_callbacks, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/15"  # nothing listens there
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user("d0"), won=True, moves=70)
+        record(make_user("d1"), won=True, moves=65)
+    result = boards.read(BOARD, "first", 50)
+    assert result.source == "postgres"
+    assert [e["username"] for e in result.entries] == ["d1", "d0"]
+
+
+@pytest.mark.django_db
+def test_one_ranked_result_per_play_and_per_day(django_capture_on_commit_callbacks):
+    player = make_user()
+    play = ranked_play(player, won=True, moves=70)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = services.record_play(play)
+        again = services.record_play(play)
+    assert first.pk == again.pk
+    assert Score.objects.filter(player=player).count() == 1
+    total = Total.objects.get(player=player, period="all")
+    assert (total.wins, total.plays, total.points) == (1, 1, 100)
+    with pytest.raises(IntegrityError):  # the games app's constraint: one ranked play a day
+        ranked_play(player, cards=3)
+
+
+@pytest.mark.django_db
+def test_practice_and_unfinished_plays_get_no_score():
+    player = make_user()
+    play = ranked_play(player, won=True)
+    play.ranked = False
+    assert services.record_play(play) is None
+    play.ranked, play.status = True, "playing"
+    assert services.record_play(play) is None
+    assert not Score.objects.exists()
+
+
+@pytest.mark.django_db
+def test_options_make_their_own_board(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user("plain"), won=True)
+        record(make_user("partial"), won=True, options={"partial_runs": True})
+    assert [e["username"] for e in boards.read(BOARD, "first", 9).entries] == ["plain"]
+    ref = BoardRef.daily("easthaven+partial_runs", DAY)
+    assert [e["username"] for e in boards.read(ref, "first", 9).entries] == ["partial"]
+
+
+@pytest.mark.django_db
+def test_freezing_stores_ranks_and_late_results_refreeze(django_capture_on_commit_callbacks):
+    record_all(ORDERED[:5], django_capture_on_commit_callbacks)
+    boards.ensure_frozen(BOARD, DAY + dt.timedelta(days=1))
+    assert FrozenDay.objects.get(board="easthaven", date=DAY).entries == 5
+    ranks = dict(Score.objects.values_list("player__username", "rank"))
+    assert ranks == {name: i + 1 for i, (name, _) in enumerate(ORDERED[:5])}
+    # A play started before midnight and ended after it: the day is frozen again.
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user("late"), won=True, moves=1, finished_at=at(DAY, 24.5))
+    ranks = dict(Score.objects.values_list("player__username", "rank"))
+    assert ranks["late"] == 1
+    assert ranks[ORDERED[4][0]] == 6
+    pages, _, _ = walk(BOARD, 2)
+    assert flat(pages)[0] == "late"
+    assert [r for page in pages for r, _ in page] == list(range(1, 7))
+
+
+@pytest.mark.django_db
+def test_weekly_and_all_time_totals(django_capture_on_commit_callbacks, no_redis):
+    alice, bob, carol, dave = (make_user(n) for n in ("alice", "bob", "carol", "dave"))
+    monday = dt.date(2026, 11, 23)
+    with django_capture_on_commit_callbacks(execute=True):
+        for day, (who, figures) in [
+            (monday, (alice, dict(won=True))),
+            (monday, (bob, dict(won=True))),
+            (monday, (carol, dict(cards=40))),
+            (monday + dt.timedelta(days=1), (alice, dict(cards=10))),
+            (monday + dt.timedelta(days=1), (bob, dict(cards=30))),
+            (monday + dt.timedelta(days=1), (carol, dict(won=True))),
+            (monday + dt.timedelta(days=2), (carol, dict(cards=0, status="resigned"))),
+            (monday - dt.timedelta(days=1), (dave, dict(won=True))),  # the week before
+            (monday - dt.timedelta(days=2), (dave, dict(won=True))),
+        ]:
+            record(who, day=day, finished_at=at(day, 12), **figures)
+    week = boards.read(BoardRef.weekly("easthaven", "2026-W48"), "first", 10)
+    assert [(e["username"], e["wins"], e["points"], e["plays"]) for e in week.entries] == [
+        ("carol", 1, 140, 3),  # 40 + 100 + 0
+        ("bob", 1, 130, 2),
+        ("alice", 1, 110, 2),
+    ]
+    alltime = boards.read(BoardRef.all_time("easthaven"), "first", 10)
+    assert [e["username"] for e in alltime.entries] == ["dave", "carol", "bob", "alice"]
+    assert [e["rank"] for e in alltime.entries] == [1, 2, 3, 4]
