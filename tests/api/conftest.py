@@ -8,7 +8,13 @@ from rest_framework.test import APIClient
 from games import services
 from games.models import Deal
 
-from .helpers import HIGH_RATES, client_for, make_user, seahaven_deck_won_by_foundation_moves, store_daily
+from .helpers import (
+    HIGH_RATES,
+    client_for,
+    make_user,
+    seahaven_deck_won_by_foundation_moves,
+    store_daily,
+)
 
 
 @pytest.fixture(autouse=True)

@@ -63,9 +63,7 @@ def move(client: APIClient, play: dict[str, Any], mv: dict[str, Any], seq: int |
 def assert_problem(response, status: int, code: str | None = None) -> dict[str, Any]:
     """The response is an RFC 9457 problem document with that status (and code)."""
     assert response.status_code == status, response.content
-    assert response["Content-Type"].startswith("application/problem+json"), response[
-        "Content-Type"
-    ]
+    assert response["Content-Type"].startswith("application/problem+json"), response["Content-Type"]
     body = json.loads(response.content)
     assert PROBLEM_KEYS <= set(body), body
     assert body["status"] == status
@@ -112,4 +110,3 @@ def win_seahaven(client: APIClient, play: dict[str, Any]) -> Iterator[Any]:
         assert response.status_code == 200, response.content
         play = response.json()
         yield response
-

@@ -93,7 +93,9 @@ def test_refresh_with_garbage_is_401(anon):
     assert_problem(response, 401, "token_not_valid")
 
 
-@pytest.mark.parametrize("path", ["/api/v1/plays", "/api/v1/plays/00000000-0000-4000-8000-000000000000"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/plays", "/api/v1/plays/00000000-0000-4000-8000-000000000000"]
+)
 def test_private_endpoints_need_a_token(anon, path):
     response = anon.get(path)
     problem = assert_problem(response, 401, "not_authenticated")

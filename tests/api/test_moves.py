@@ -75,9 +75,7 @@ def test_illegal_move_is_422_with_the_rule(client, play):
     # A card onto a column whose top card it does not fit.
     tops = {f"t{i}": col["up"][-1] for i, col in enumerate(play["tableau"])}
     legal = {(m.get("from"), m.get("to")) for m in play["legal_moves"]}
-    src, dst = next(
-        (a, b) for a in tops for b in tops if a != b and (a, b) not in legal
-    )
+    src, dst = next((a, b) for a in tops for b in tops if a != b and (a, b) not in legal)
     response = move(client, play, {"type": "move", "from": src, "to": dst})
     problem = assert_problem(response, 422, "illegal_move")
     assert problem["rule"]
@@ -205,8 +203,11 @@ def test_ranked_play_cannot_undo_a_move_that_turned_a_card(client, player, today
     state = engine.state_from_json(rules, stored.state)
     # Move a whole column's face-up cards: the card below turns face up.
     for _ in range(40):
-        revealing = [m for m in engine.legal_moves(state) if engine.reveals_hidden(state, m)
-                     and m.type == "move"]
+        revealing = [
+            m
+            for m in engine.legal_moves(state)
+            if engine.reveals_hidden(state, m) and m.type == "move"
+        ]
         if revealing:
             mv = revealing[0]
             break

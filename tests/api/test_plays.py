@@ -13,8 +13,18 @@ from .helpers import assert_problem, start, store_daily
 
 pytestmark = pytest.mark.django_db
 
-META = {"id", "preset", "options", "ranked", "daily", "status", "seq", "score", "started_at",
-        "finished_at"}
+META = {
+    "id",
+    "preset",
+    "options",
+    "ranked",
+    "daily",
+    "status",
+    "seq",
+    "score",
+    "started_at",
+    "finished_at",
+}
 
 
 @pytest.mark.parametrize("preset", sorted(engine.PRESETS))
@@ -176,7 +186,9 @@ def test_another_player_may_play_the_same_day(client, other_client, today_deals)
 def test_ranked_play_of_a_past_day_is_400(client):
     yesterday = services.utc_today() - dt.timedelta(days=1)
     store_daily(yesterday)
-    assert_problem(start(client, preset="easthaven", daily=yesterday.isoformat()), 400, "daily_over")
+    assert_problem(
+        start(client, preset="easthaven", daily=yesterday.isoformat()), 400, "daily_over"
+    )
 
 
 def test_ranked_play_of_a_future_day_is_404(client):
