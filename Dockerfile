@@ -1,0 +1,29 @@
+# Haven API image: one image for web (gunicorn), worker and beat (celery).
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# Dependencies first, for layer caching: only pyproject.toml invalidates this layer.
+COPY pyproject.toml README.md ./
+RUN mkdir -p config games leaderboard \
+    && touch config/__init__.py games/__init__.py leaderboard/__init__.py \
+    && pip install . \
+    && pip uninstall -y haven
+
+COPY . .
+RUN pip install --no-deps . \
+    && SECRET_KEY=collectstatic python manage.py collectstatic --noinput \
+    && useradd --system --uid 10001 haven
+USER haven
+
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/api/v1/health', timeout=4); sys.exit(0)"
+
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
+     "--access-logfile", "-", "--timeout", "60"]
