@@ -40,7 +40,7 @@ from typing import Any
 
 from .cards import NAMES, RANK, RED, SUIT, SUITS
 from .errors import EngineError, IllegalMove, MoveFormatError
-from .moves import DEAL, FOUNDATION, MOVE, Move
+from .moves import DEAL, FOUNDATION, MAX_COUNT, MOVE, Move
 from .presets import (
     ALTERNATE,
     RUNS_SUPERMOVE,
@@ -54,6 +54,7 @@ from .state import EMPTY, State, new_game
 KING = 12
 _T = tuple(f"t{i}" for i in range(10))
 _C = tuple(f"c{i}" for i in range(4))
+_PILE_IDS = frozenset((*_T, *_C, FOUNDATION, "w", "s"))
 _DEAL = Move(DEAL, None, None, 0)
 
 
@@ -213,6 +214,8 @@ def _pile(state: State, pile: str | None) -> tuple[str, int]:
     rules = state.rules
     if pile is None:
         raise MoveFormatError(detail="a move needs 'from' and 'to'")
+    if pile not in _PILE_IDS:
+        raise MoveFormatError(detail=f"{pile!r} is not a pile id: t0…t9, c0…c3, f, w or s")
     kind = pile[0]
     index = int(pile[1:]) if len(pile) > 1 else 0
     exists = (
@@ -238,6 +241,8 @@ def apply_move(state: State, move: Move) -> State:
     src_kind, src_index = _pile(state, move.src)
     dst_kind, dst_index = _pile(state, move.dst)
     count = move.count
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_COUNT:
+        raise MoveFormatError(detail="'count' must be an integer from 1 to 52")
     if move.src == move.dst:
         raise IllegalMove("same_pile", "a card cannot move onto its own pile")
     if src_kind == "f":

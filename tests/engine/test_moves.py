@@ -183,3 +183,23 @@ def test_replay_reports_the_first_bad_move():
     )
     state, index, error = replay(rules, deck, ["deal", {"type": "bogus"}])
     assert index == 1 and isinstance(error, MoveFormatError)
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        Move("move", "t0", "t1", 0),  # would take the whole column (col[-0:])
+        Move("move", "t0", "t1", -1),  # would take all but the bottom card
+        Move("move", "t0", "t1", True),
+        Move("move", "t0", "t1", 53),
+        Move("move", "t", "t1", 1),  # would be read as t0
+        Move("move", "t0", "w9", 1),
+        Move("move", "x", "t1", 1),
+    ],
+)
+def test_apply_move_refuses_malformed_moves_built_without_the_parser(move):
+    """apply_move is public: a Move built directly (not via from_dict/parse) with a count
+    outside 1 … 52 or a pile id that is none must not apply."""
+    s = position("seahaven", ["KS QS JS 5S", "", "6S"])
+    with pytest.raises(MoveFormatError):
+        apply_move(s, move)
