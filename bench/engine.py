@@ -15,7 +15,9 @@ separately and best of seven rounds taken in turns:
 * the naive reference implementation (tests/conformance/reference.py) generating the legal
   moves of a sample of the same positions by brute force, for scale.
 
-The output is a Markdown table, ready for bench/README.md.  No Django, no database.
+Times are the process's CPU time (``time.process_time``), not wall time: on a machine shared
+with other work, time spent waiting for a core would otherwise count.  The output is a
+Markdown table, ready for bench/README.md.  No Django, no database.
 """
 
 from __future__ import annotations
@@ -87,9 +89,9 @@ def best_rates(jobs, rounds: int) -> list[float]:
     best = [float("inf")] * len(jobs)
     for _ in range(rounds):
         for k, (fn, items) in enumerate(jobs):
-            start = time.perf_counter()
+            start = time.process_time()
             fn(items)
-            best[k] = min(best[k], time.perf_counter() - start)
+            best[k] = min(best[k], time.process_time() - start)
     return [len(items) / t for (_, items), t in zip(jobs, best, strict=True)]
 
 
@@ -119,7 +121,7 @@ def reference_rate(preset: str, states, sample: int) -> float:
         for g in items:
             g.legal_moves()
 
-    return best_rate(run, games, rounds=1)
+    return best_rate(run, games, rounds=2)
 
 
 def cpu_model() -> str:
