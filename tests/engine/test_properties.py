@@ -84,10 +84,14 @@ def playout(rules, deck, rnd, max_moves=80):
 
 
 def random_move(rnd: random.Random) -> Move:
+    """A random well-formed move, built as the API builds it: from a JSON dict."""
     if rnd.random() < 0.05:
-        return Move.parse("deal")
+        return Move.from_dict({"type": "deal"})
     count = rnd.choice([1, 1, 1, 2, 3, 4, rnd.randint(1, 13)])
-    return Move("move", rnd.choice(ALL_PILES), rnd.choice(ALL_PILES), count)
+    data = {"type": "move", "from": rnd.choice(ALL_PILES), "to": rnd.choice(ALL_PILES)}
+    if count != 1 or rnd.random() < 0.5:
+        data["count"] = count
+    return Move.from_dict(data)
 
 
 variants = st.sampled_from(VARIANTS)
