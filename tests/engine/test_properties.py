@@ -212,3 +212,34 @@ def test_move_forms_round_trip(src, dst, count):
     m = Move("move", src, dst, count)
     assert Move.parse(str(m)) == m
     assert Move.from_dict(json.loads(json.dumps(m.to_dict()))) == m
+
+
+@PROPS
+@given(variant=variants, deck_seed=seeds, play_seed=seeds, shuffle_seed=seeds)
+def test_state_key_ignores_only_what_changes_no_move(variant, deck_seed, play_seed, shuffle_seed):
+    """Where columns are interchangeable (Westcliff, Seahaven) a permutation of the columns and
+    cells keeps the key and the number of legal moves; elsewhere the key tells them apart."""
+    from games.engine import State, state_key
+
+    preset, options = variant
+    rules = get_rules(preset, options)
+    rnd = random.Random(play_seed)
+    *_, (state, _moves, _) = playout(rules, deck_from_seed(deck_seed), rnd, max_moves=40)
+    order = list(range(len(state.cols)))
+    random.Random(shuffle_seed).shuffle(order)
+    cells = list(state.cells)
+    random.Random(shuffle_seed).shuffle(cells)
+    permuted = State(
+        rules,
+        tuple(state.cols[i] for i in order),
+        tuple(state.down[i] for i in order),
+        state.found,
+        tuple(cells),
+        state.stock,
+        state.waste,
+    )
+    if rules.columns_interchangeable:
+        assert state_key(permuted) == state_key(state)
+        assert len(legal_moves(permuted)) == len(legal_moves(state))
+    elif permuted.cols != state.cols:
+        assert state_key(permuted) != state_key(state)
