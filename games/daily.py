@@ -9,15 +9,30 @@ Candidate ``n`` (0, 1, 2 …) of a (day, preset) is the engine's seeded deck of
 
 (:func:`candidate_seed`, :func:`candidate_deck`; ``>> 1`` keeps the seed in the engine's
 0 … 2**63 − 1).  Without the secret nobody can predict a future deal; with the same secret
-the same candidates come out forever (``deck_from_seed`` is version-stable).  Candidates
-are solved in order (the solver's budget from ``SOLVER_BUDGET_SECONDS`` and
-``SOLVER_NODE_BUDGET``) until one is ``winnable``; that one is stored with its par (the
-length of the solution found), the solution and the rejected candidates with their
-verdicts (``Deal.attempts``).  After ``DAILY_MAX_ATTEMPTS`` (50) candidates without a
-winnable one the outcome is stored explicitly: the earliest candidate the solver could not
-decide, with verdict ``unknown`` (or, if every candidate was proven unwinnable, the next
-untried one, also ``unknown``), and an error is logged.  A proven-unwinnable deck is never
-a daily deal.
+the same candidates come out forever (``deck_from_seed`` is version-stable).
+
+The search
+----------
+Candidates are tried in order until one is ``winnable``; that one is stored with its par
+(the length of the solution found), the solution and the rejected candidates with their
+verdicts (``Deal.attempts``, each with the pass that judged it).
+
+1. **Screening**: each candidate gets ``DAILY_SCREEN_NODES`` (50 000) solver positions, no
+   shortening, capped by ``SOLVER_BUDGET_SECONDS``.  Easthaven candidates are mostly
+   undecided or unwinnable, and an undecided one burns the whole time budget; the winnable
+   ones we sampled had their first solution within 40 000 positions (one to three seconds),
+   so screening makes a day several times cheaper (``bench/README.md``).  Being a node budget, its
+   answer does not depend on the machine's speed or load, so the same secret picks the same
+   candidate everywhere (as long as the time cap is not what stops a screen).
+2. The first candidate screened ``winnable`` is solved again with the settings' budgets
+   (``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``) and shortening, for its par.
+3. If no candidate of the ``DAILY_MAX_ATTEMPTS`` (50) screens as winnable, the ones screening
+   left ``unknown`` get a full solve each, in order; the first winnable one is stored.
+4. Otherwise the outcome is stored explicitly: the earliest candidate the solver could not
+   decide, with verdict ``unknown`` (or, if every candidate was proven unwinnable, the next
+   untried one, also ``unknown``), and an error is logged.  A proven-unwinnable deck is
+   never a daily deal.  A candidate on which the solver raises is logged, recorded as
+   ``error`` and skipped.
 
 Exactly once, even with many workers
 ------------------------------------
@@ -40,9 +55,15 @@ On demand
 :func:`get_or_prepare_day` is what the API calls: stored deals are returned at once; missing
 ones are prepared under the same lock, the whole call bounded by ``time_budget`` (default
 ``DAILY_ON_DEMAND_SECONDS``, else ``SOLVER_BUDGET_SECONDS``) shared among the missing presets.
-When the time runs out the candidate at hand is stored with verdict ``unknown`` rather than
-making the request hang.  A preset whose lock a worker still holds when its share of the time
-is spent is left out of the answer (the worker will store it; the next request sees it).
+When the time runs out the earliest undecided candidate is stored with verdict ``unknown``
+rather than making the request hang.  A preset whose lock a worker still holds when its
+share of the time is spent is left out of the answer (the worker will store it; the next
+request sees it).
+
+Optional settings (read with defaults here, none needed in ``config/settings.py``):
+``DAILY_MAX_ATTEMPTS`` (50), ``DAILY_SCREEN_NODES`` (50 000), ``DAILY_ON_DEMAND_SECONDS``
+(``SOLVER_BUDGET_SECONDS``); the tasks add ``DAILY_LOCK_WAIT_SECONDS`` and
+``DAILY_LOCK_RETRY_SECONDS``.
 """
 
 from __future__ import annotations
@@ -55,7 +76,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -70,6 +90,8 @@ CANDIDATE_VERSION = "v1"
 DEFAULT_MAX_ATTEMPTS = 50
 #: Below this many seconds left, an on-demand preparation stops solving and stores "unknown".
 MIN_SOLVE_SECONDS = 0.05
+#: Positions (solver nodes) a candidate gets in the screening pass.
+DEFAULT_SCREEN_NODES = 50_000
 LOCK_POLL_SECONDS = 0.1
 
 
@@ -156,99 +178,140 @@ def day_lock(day: dt.date, preset: str, timeout: float | None = None) -> Iterato
 # --- Solving ---------------------------------------------------------------------------------
 
 
-def _solve(rules: engine.Rules, deck: tuple[int, ...], time_budget: float) -> Any:
+def _solve(
+    rules: engine.Rules,
+    deck: tuple[int, ...],
+    time_budget: float,
+    node_budget: int | None,
+    shorten: bool,
+) -> Any:
     """The solver (``games.solver.solve``); a seam tests may replace."""
     from games.solver import solve
 
-    return solve(
-        rules,
-        deck,
-        time_budget=time_budget,
-        node_budget=settings.SOLVER_NODE_BUDGET,
-        shorten=True,
-    )
+    return solve(rules, deck, time_budget=time_budget, node_budget=node_budget, shorten=shorten)
 
 
-@dataclass
+def screen_nodes() -> int:
+    """Positions a candidate gets in the screening pass (module doc, "The search")."""
+    nodes = int(getattr(settings, "DAILY_SCREEN_NODES", DEFAULT_SCREEN_NODES))
+    return min(nodes, settings.SOLVER_NODE_BUDGET or nodes)
+
+
 class _Search:
-    """The candidates tried so far for one (day, preset) and what the solver said."""
+    """One (day, preset): candidates tried in order, each verdict kept for ``Deal.attempts``."""
 
-    day: dt.date
-    preset: str
-    rejected: list[dict[str, Any]] = field(default_factory=list)
+    def __init__(self, day: dt.date, preset: str, deadline: float | None) -> None:
+        self.day, self.preset, self.deadline = day, preset, deadline
+        self.rules = engine.get_rules(preset)
+        self.budget = float(settings.SOLVER_BUDGET_SECONDS)
+        self.tried: dict[int, dict[str, Any]] = {}  # attempt -> its latest verdict record
 
-    def record(self, attempt: int, result: Any) -> None:
-        self.rejected.append(
-            {
-                "attempt": attempt,
-                "seed": candidate_seed(self.day, self.preset, attempt),
-                "verdict": result.verdict,
-                "nodes": getattr(result, "nodes", None),
-                "seconds": round(float(getattr(result, "seconds", 0.0) or 0.0), 3),
-            }
-        )
+    def time_left(self) -> float:
+        if self.deadline is None:
+            return self.budget
+        return min(self.budget, self.deadline - time.monotonic())
+
+    def solve(self, attempt: int, stage: str) -> Any | None:
+        """Solve candidate ``attempt`` in ``stage`` ``"screen"`` (the screening node budget,
+        no shortening) or ``"full"`` (the settings' budgets, shortening); None when there is
+        no time left (on demand) or the solver failed."""
+        if stage == "screen":
+            node_budget, shorten = screen_nodes(), False
+        else:
+            node_budget, shorten = settings.SOLVER_NODE_BUDGET, True
+        seconds = self.time_left()
+        if seconds < MIN_SOLVE_SECONDS:
+            return None
+        deck = candidate_deck(self.day, self.preset, attempt)
+        try:
+            result = _solve(self.rules, deck, seconds, node_budget, shorten)
+        except Exception as error:  # a solver bug must not stop the day: skip the candidate
+            log.exception(
+                "daily %s %s: solver failed on candidate %d", self.preset, self.day, attempt
+            )
+            self.tried[attempt] = {
+                "attempt": attempt, "verdict": "error", "error": repr(error)[:300],
+                "nodes": None, "seconds": None, "pass": stage,
+            }  # fmt: skip
+            return None
+        self.tried[attempt] = {
+            "attempt": attempt,
+            "verdict": result.verdict,
+            "nodes": getattr(result, "nodes", None),
+            "seconds": round(float(getattr(result, "seconds", 0.0) or 0.0), 3),
+            "pass": stage,
+        }
+        return result
+
+    def winner(self, attempt: int, found: Any) -> dict[str, Any]:
+        """Candidate ``attempt`` is winnable (``found``): solve it again with the full budget
+        and shortening for its par, keeping ``found``'s solution if that runs out of time."""
+        best = self.solve(attempt, "full")
+        if best is None or best.verdict != Verdict.WINNABLE:
+            best = found
+        self.tried.pop(attempt, None)
+        return self.fields(attempt, Verdict.WINNABLE, list(best.moves), best.nodes, best.seconds)
+
+    def fields(
+        self, attempt: int, verdict: str, solution: list, nodes: Any, seconds: Any
+    ) -> dict[str, Any]:
+        rejected = [self.tried[n] for n in sorted(self.tried) if n != attempt]
+        return _fields(
+            self.day, self.preset, attempt, verdict, rejected,
+            solution=solution, nodes=nodes, seconds=seconds,
+        )  # fmt: skip
 
 
 def _search(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]:
-    """Solve candidates until one is winnable, the cap is reached or ``deadline`` passes.
+    """Find the day's deal: the fields of the Deal to store (module doc, "The search").
 
-    Returns the fields of the Deal to store.  ``deadline`` None: every candidate gets the full
-    solver budget (the workers' way).
+    ``deadline`` (a ``time.monotonic()`` value) bounds the whole search (on demand);
+    None: the workers' way, every solve gets the full budget and the cap is the only limit.
     """
-    rules = engine.get_rules(preset)
-    budget = float(settings.SOLVER_BUDGET_SECONDS)
-    search = _Search(day, preset)
+    search = _Search(day, preset, deadline)
     cap = max_attempts()
-    attempt = 0
-    while attempt < cap:
-        per_solve = budget
-        if deadline is not None:
-            per_solve = min(budget, deadline - time.monotonic())
-            if per_solve < MIN_SOLVE_SECONDS:
+    out_of_time = False
+    # Pass 1: screen candidates in order with a small, machine-independent node budget.
+    for attempt in range(cap):
+        result = search.solve(attempt, "screen")
+        if result is None and attempt not in search.tried:
+            out_of_time = True
+            break
+        if result is not None and result.verdict == Verdict.WINNABLE:
+            return search.winner(attempt, result)
+    # Pass 2: the candidates screening could not decide, with the full budget, in order.
+    if not out_of_time:
+        for attempt in sorted(search.tried):
+            if search.tried[attempt]["verdict"] != Verdict.UNKNOWN:
+                continue
+            result = search.solve(attempt, "full")
+            if result is None and search.tried[attempt]["verdict"] != "error":
+                out_of_time = True
                 break
-        deck = candidate_deck(day, preset, attempt)
-        result = _solve(rules, deck, per_solve)
-        if result.verdict == Verdict.WINNABLE:
-            moves = list(result.moves)
-            return _fields(
-                day,
-                preset,
-                attempt,
-                Verdict.WINNABLE,
-                search.rejected,
-                solution=moves,
-                nodes=result.nodes,
-                seconds=result.seconds,
-            )
-        search.record(attempt, result)
-        attempt += 1
-    # Out of time or attempts: say so, and never store a proven-unwinnable deck.
-    undecided = [a for a in search.rejected if a["verdict"] != Verdict.UNWINNABLE]
+            if result is not None and result.verdict == Verdict.WINNABLE:
+                search.tried.pop(attempt)
+                return search.fields(
+                    attempt, Verdict.WINNABLE, list(result.moves), result.nodes, result.seconds
+                )
+    # Nothing winnable: say so, and never store a deck proven unwinnable.
+    undecided = [n for n in sorted(search.tried) if search.tried[n]["verdict"] == Verdict.UNKNOWN]
     if undecided:
-        chosen = undecided[0]["attempt"]
-        nodes, seconds = undecided[0]["nodes"], undecided[0]["seconds"]
+        chosen = undecided[0]
+        nodes, seconds = search.tried[chosen]["nodes"], search.tried[chosen]["seconds"]
     else:
-        chosen, nodes, seconds = attempt, None, None
-    rejected = [a for a in search.rejected if a["attempt"] != chosen]
-    if attempt >= cap:
-        log.error(
-            "daily %s %s: no winnable deal in %d candidates; storing candidate %d as unknown",
-            preset,
-            day,
-            cap,
-            chosen,
-        )
-    else:
+        chosen = max(search.tried, default=-1) + 1
+        nodes = seconds = None
+    if out_of_time:
         log.warning(
             "daily %s %s: time budget spent after %d candidates; storing candidate %d as unknown",
-            preset,
-            day,
-            attempt,
-            chosen,
-        )
-    return _fields(
-        day, preset, chosen, Verdict.UNKNOWN, rejected, solution=[], nodes=nodes, seconds=seconds
-    )
+            preset, day, len(search.tried), chosen,
+        )  # fmt: skip
+    else:
+        log.error(
+            "daily %s %s: no winnable deal in %d candidates; storing candidate %d as unknown",
+            preset, day, cap, chosen,
+        )  # fmt: skip
+    return search.fields(chosen, Verdict.UNKNOWN, [], nodes, seconds)
 
 
 def _fields(

@@ -2,9 +2,10 @@
 
 The worker tests run ``celery -A tests.daily.worker_app worker --pool=solo`` as subprocesses
 against pytest-django's test database (``transaction=True``, so the rows the test writes are
-committed and the workers see them, and the other way round) and Redis database 15, each
-test on a queue of its own.  Every worker started is stopped (SIGTERM, then SIGKILL) and the
-test's queue keys and task results are deleted when the test ends.
+committed and the workers see them, and the other way round) and Redis (database 14 for the
+broker and results, see ``BROKER_TEST_DB``), each test on a queue of its own.  Every worker
+started is stopped (SIGTERM, then SIGKILL) and the test's Redis keys are deleted when the
+test ends.
 """
 
 from __future__ import annotations
@@ -39,29 +40,47 @@ class FakeResult:
 
 
 class FakeSolver:
-    """``verdicts(preset, attempt_index) -> verdict``: the n-th call for a preset gets the
-    n-th verdict (the service solves candidates in order).  Records every call."""
+    """Scripted answers: the k-th screening solve of a preset gets ``screen[preset][k]``
+    (``default`` when unscripted; the last entry repeats), a full solve of a deck screened
+    winnable is winnable, and the k-th other full solve gets ``full[preset][k]``
+    (``"unknown"`` when unscripted).  Every call is recorded."""
 
     def __init__(self) -> None:
-        self.script: dict[str, list[str]] = {}
+        self.screen: dict[str, list[str]] = {}
+        self.full: dict[str, list[str]] = {}
         self.default = ["unwinnable", "unknown", "winnable"]
-        self.calls: list[tuple[str, tuple[int, ...], float]] = []
+        self.calls: list[dict[str, Any]] = []
+        self.winnable: set[tuple[int, ...]] = set()
         self.sleep = 0.0
 
-    def __call__(self, rules, deck, time_budget):
-        index = sum(1 for name, _, _ in self.calls if name == rules.name)
-        self.calls.append((rules.name, tuple(deck), time_budget))
-        script = self.script.get(rules.name, self.default)
-        verdict = script[min(index, len(script) - 1)]
+    def __call__(self, rules, deck, time_budget, node_budget, shorten):
+        deck = tuple(deck)
+        stage = "full" if shorten else "screen"
+        earlier = [c for c in self.calls if c["preset"] == rules.name and c["stage"] == stage]
+        self.calls.append(
+            {"preset": rules.name, "deck": deck, "time_budget": time_budget,
+             "node_budget": node_budget, "stage": stage}
+        )  # fmt: skip
+        if stage == "screen":
+            script = self.screen.get(rules.name, self.default)
+        elif deck in self.winnable:
+            script = ["winnable"]
+        else:
+            script = self.full.get(rules.name, ["unknown"])
+        verdict = script[min(len(earlier), len(script) - 1)]
+        if verdict == "winnable":
+            self.winnable.add(deck)
         if self.sleep:
             time.sleep(min(self.sleep, time_budget))
-        if verdict == "unknown":
-            time.sleep(0)  # budget "spent"
-        moves = [{"type": "deal"}] * 7 if verdict == "winnable" else []
+        moves = [{"type": "deal"}] * (7 if shorten else 9) if verdict == "winnable" else []
         return FakeResult(verdict, moves)
 
-    def calls_for(self, preset: str) -> list[tuple[int, ...]]:
-        return [deck for name, deck, _ in self.calls if name == preset]
+    def decks(self, preset: str, stage: str | None = None) -> list[tuple[int, ...]]:
+        return [
+            c["deck"]
+            for c in self.calls
+            if c["preset"] == preset and (stage is None or c["stage"] == stage)
+        ]
 
 
 @pytest.fixture
@@ -74,15 +93,44 @@ def fake_solver(monkeypatch) -> FakeSolver:
 # --- Real workers ----------------------------------------------------------------------------
 
 
+#: Redis database of the worker tests' broker and results.  Not 15: every test's autouse
+#: ``cache.clear()`` (tests/conftest.py) is a FLUSHDB of database 15, so a test session
+#: running beside this one would drop our queued messages.  Only these tests use it, and
+#: they delete what they wrote.
+BROKER_TEST_DB = 14
+
+
+def broker_url() -> str:
+    from django.conf import settings
+
+    from config.settings import redis_url_with_db
+
+    return redis_url_with_db(settings.REDIS_URL, BROKER_TEST_DB)
+
+
+def _forget_connections(app) -> None:
+    """Drop the app's cached broker pools and result backend (they hold the old URLs)."""
+    app._pool = None
+    if "amqp" in app.__dict__:
+        app.amqp._producer_pool = None
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
+
+
 @pytest.fixture
 def non_eager():
-    """Send tasks to the real broker from this process (the settings make them eager)."""
+    """Send tasks to the real broker from this process (the test settings make them eager)."""
     from config.celery import app
 
-    saved = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    yield app
-    app.conf.task_always_eager = saved
+    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
+    url = broker_url()
+    app.conf.update(task_always_eager=False, broker_url=url, result_backend=url)
+    _forget_connections(app)
+    try:
+        yield app
+    finally:
+        app.conf.update(saved)
+        _forget_connections(app)
 
 
 def _database_url() -> str:
@@ -104,7 +152,6 @@ class Workers:
     procs: list[subprocess.Popen] = field(default_factory=list)
 
     def start(self, name: str = "w", **env: str) -> subprocess.Popen:
-        from django.conf import settings
 
         environ = {
             key: value
@@ -114,7 +161,7 @@ class Workers:
         environ.update(
             {
                 "DATABASE_URL": _database_url(),
-                "REDIS_URL": settings.REDIS_URL,  # already database 15 under pytest
+                "REDIS_URL": broker_url(),
                 "HAVEN_TEST_QUEUE": self.queue,
                 "SOLVER_BUDGET_SECONDS": "2",
                 "PYTHONPATH": str(ROOT),
@@ -188,7 +235,7 @@ class Workers:
 
 
 @pytest.fixture
-def workers(transactional_db, non_eager, tmp_path, settings) -> Iterator[Workers]:
+def workers(transactional_db, non_eager, tmp_path) -> Iterator[Workers]:
     """Start real worker processes with ``workers.start(name, **env)``; send tasks to
     ``workers.queue``."""
     queue = f"haven-test-daily-{uuid.uuid4().hex[:10]}"
@@ -197,16 +244,20 @@ def workers(transactional_db, non_eager, tmp_path, settings) -> Iterator[Workers
         yield pool
     finally:
         pool.stop_all()
-        _delete_queue_keys(settings.REDIS_URL, queue)
+        for proc in pool.procs:  # shown by pytest when the test failed
+            print(f"--- {proc.logfile.name} ---\n{pool.log(proc)}")  # noqa: T201
+        _delete_keys(broker_url(), queue)
 
 
-def _delete_queue_keys(url: str, queue: str) -> None:
+def _delete_keys(url: str, queue: str) -> None:
+    """Delete the test's queue, bindings, task results and unacked bookkeeping."""
     import redis
 
     client = redis.Redis.from_url(url)
-    keys = [queue, f"_kombu.binding.{queue}"]
-    keys += [f"{queue}\x06\x16{priority}" for priority in range(10)]
-    client.delete(*keys)
+    patterns = [f"*{queue}*", "celery-task-meta-*", "unacked*", "_kombu.binding.celery*"]
+    keys = {key for pattern in patterns for key in client.scan_iter(match=pattern)}
+    if keys:
+        client.delete(*keys)
 
 
 def wait_for(predicate: Callable[[], Any], timeout: float, what: str, interval: float = 0.25):

@@ -20,27 +20,66 @@ from games.models import Deal, Source
 DAY = dt.date(2026, 12, 24)
 
 
-def test_prepare_deal_stores_the_first_winnable_candidate(db, fake_solver):
+def test_prepare_deal_stores_the_first_winnable_candidate(db, fake_solver, settings):
+    settings.SOLVER_NODE_BUDGET = 2_000_000
     deal = daily.prepare_deal(DAY, "seahaven")
     assert deal.source == Source.DAILY and deal.date == DAY and deal.preset == "seahaven"
     assert deal.verdict == "winnable"
     assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "seahaven", 2))
     assert deal.seed == daily.candidate_seed(DAY, "seahaven", 2)
-    assert deal.par == len(deal.solution) == 7
+    assert deal.par == len(deal.solution) == 7  # the shortened solution of the full solve
     assert deal.options == {"classic_supermove": False}
-    assert [(a["attempt"], a["verdict"]) for a in deal.attempts] == [
-        (0, "unwinnable"),
-        (1, "unknown"),
+    assert [(a["attempt"], a["verdict"], a["pass"]) for a in deal.attempts] == [
+        (0, "unwinnable", "screen"),
+        (1, "unknown", "screen"),
     ]
-    assert fake_solver.calls_for("seahaven") == [
-        daily.candidate_deck(DAY, "seahaven", n) for n in range(3)
-    ]
+    candidates = [daily.candidate_deck(DAY, "seahaven", n) for n in range(3)]
+    assert fake_solver.decks("seahaven", "screen") == candidates
+    assert fake_solver.decks("seahaven", "full") == candidates[2:]
+    screen = [c for c in fake_solver.calls if c["stage"] == "screen"]
+    assert {c["node_budget"] for c in screen} == {daily.DEFAULT_SCREEN_NODES}
+    full = [c for c in fake_solver.calls if c["stage"] == "full"]
+    assert {c["node_budget"] for c in full} == {2_000_000}
 
 
-def test_workers_give_every_candidate_the_settings_budget(db, fake_solver, settings):
+def test_workers_give_every_solve_the_settings_time_budget(db, fake_solver, settings):
     settings.SOLVER_BUDGET_SECONDS = 3.5
     daily.prepare_deal(DAY, "westcliff")
-    assert [budget for _, _, budget in fake_solver.calls] == [3.5, 3.5, 3.5]
+    assert [c["time_budget"] for c in fake_solver.calls] == [3.5] * 4
+
+
+def test_screening_unknowns_get_a_full_solve_when_nothing_else_wins(db, fake_solver, settings):
+    settings.DAILY_MAX_ATTEMPTS = 4
+    fake_solver.screen["westcliff"] = ["unknown", "unwinnable", "unknown", "unwinnable"]
+    fake_solver.full["westcliff"] = ["unwinnable", "winnable"]
+    deal = daily.prepare_deal(DAY, "westcliff")
+    assert deal.verdict == "winnable"
+    assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "westcliff", 2))
+    assert [(a["attempt"], a["verdict"], a["pass"]) for a in deal.attempts] == [
+        (0, "unwinnable", "full"),
+        (1, "unwinnable", "screen"),
+        (3, "unwinnable", "screen"),
+    ]
+
+
+def test_a_solver_crash_skips_the_candidate(db, fake_solver, caplog):
+    calls = []
+
+    def crash_once(rules, deck, *args):
+        calls.append(deck)
+        if len(calls) == 1:
+            raise RecursionError("maximum recursion depth exceeded")
+        return fake_solver(rules, deck, *args)
+
+    daily._solve, saved = crash_once, daily._solve
+    try:
+        deal = daily.prepare_deal(DAY, "seahaven")
+    finally:
+        daily._solve = saved
+    assert deal.verdict == "winnable"
+    assert deal.attempts[0]["verdict"] == "error"
+    assert "RecursionError" in deal.attempts[0]["error"]
+    assert "solver failed on candidate 0" in caplog.text
 
 
 def test_prepare_deal_is_idempotent(db, fake_solver):
@@ -62,7 +101,7 @@ def test_an_insert_that_loses_the_race_returns_the_stored_row(db, fake_solver):
 
 def test_no_winnable_candidate_in_the_cap_is_stored_as_unknown(db, fake_solver, settings, caplog):
     settings.DAILY_MAX_ATTEMPTS = 5
-    fake_solver.script["easthaven"] = [
+    fake_solver.screen["easthaven"] = [
         "unwinnable",
         "unknown",
         "unwinnable",
@@ -74,13 +113,13 @@ def test_no_winnable_candidate_in_the_cap_is_stored_as_unknown(db, fake_solver, 
     # the earliest undecided candidate: never a deck proven unwinnable
     assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "easthaven", 1))
     assert [a["attempt"] for a in deal.attempts] == [0, 2, 3, 4]
-    assert len(fake_solver.calls) == 5
+    assert len(fake_solver.calls) == 5 + 2  # five screened, the two unknowns solved in full
     assert "no winnable deal in 5 candidates" in caplog.text
 
 
 def test_all_candidates_unwinnable_stores_the_next_one_as_unknown(db, fake_solver, settings):
     settings.DAILY_MAX_ATTEMPTS = 3
-    fake_solver.script["easthaven-suit"] = ["unwinnable"]
+    fake_solver.screen["easthaven-suit"] = ["unwinnable"]
     deal = daily.prepare_deal(DAY, "easthaven-suit")
     assert deal.verdict == "unknown"
     assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "easthaven-suit", 3))
@@ -102,14 +141,14 @@ def test_on_demand_is_bounded_and_says_unknown(db, fake_solver, settings):
     """A solver that never decides within its budget: the call ends in about the budget."""
     settings.SOLVER_BUDGET_SECONDS = 10.0
     fake_solver.default = ["unknown"]
-    fake_solver.sleep = 10.0  # each solve uses all the budget it is given
+    fake_solver.sleep = 10.0  # each solve uses all the time it is given
     started = time.monotonic()
     deals = daily.get_or_prepare_day(DAY, time_budget=1.2)
     elapsed = time.monotonic() - started
     assert elapsed < 2.5, elapsed
     assert [d.preset for d in deals] == list(engine.PRESETS)
     assert {d.verdict for d in deals} == {"unknown"}
-    assert all(budget <= 1.2 for _, _, budget in fake_solver.calls)
+    assert all(c["time_budget"] <= 1.2 for c in fake_solver.calls)
     assert all(d.par is None and d.solution == [] for d in deals)
 
 

@@ -47,8 +47,8 @@ _delay = float(os.environ.get("HAVEN_TEST_SOLVE_DELAY", "0"))
 if _delay:
     _real_solve = daily._solve
 
-    def _slow_solve(rules, deck, time_budget):
+    def _slow_solve(*args, **kwargs):
         time.sleep(_delay)
-        return _real_solve(rules, deck, time_budget)
+        return _real_solve(*args, **kwargs)
 
     daily._solve = _slow_solve
