@@ -8,6 +8,7 @@ reference also finds broken, and change nothing.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.django_db
 
 HIGH_RATES = {"plays": "100000/min", "moves": "100000/min", "auth": "100000/min"}
 VIEW_KEYS = ("tableau", "foundations", "cells", "stock", "waste")
+CARD = re.compile(r"\b(?:10|[A2-9TJQK])[SHDC]\b")
 
 
 @pytest.fixture
@@ -34,6 +36,16 @@ def api(settings, client):
     assert response.status_code == 201, response.content
     client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {response.json()['access']}"
     return client
+
+
+def hidden(ref: Game) -> set[str]:
+    """The cards the player may not see: face-down and stock cards."""
+    return {c for col in ref.cols for c, up in col if not up} | set(ref.stock)
+
+
+def assert_no_hidden(content: bytes, ref: Game) -> None:
+    shown = set(CARD.findall(content.decode()))
+    assert not shown & hidden(ref), f"the response shows {sorted(shown & hidden(ref))}"
 
 
 def compare(body: dict, ref: Game) -> None:
@@ -80,6 +92,7 @@ def test_api_plays_agree_with_the_reference(api, preset, options):
     ref = Game.deal_from_deck(preset, deck, options)
     assert play["preset"] == preset and play["seq"] == 0
     compare(play, ref)
+    assert_no_hidden(response.content, ref)
     url = f"/api/v1/plays/{play['id']}/moves"
     refused = 0
     for _ in range(30):
@@ -95,6 +108,7 @@ def test_api_plays_agree_with_the_reference(api, preset, options):
                 url, {"seq": play["seq"], "move": move}, content_type="application/json"
             )
             assert answer.status_code == 422, (move, answer.content)
+            assert_no_hidden(answer.content, ref)
             problem = answer.json()
             assert problem["code"] == "illegal_move"
             allowed = set().union(*(REASON_CODES[r] for r in reasons))
@@ -107,6 +121,7 @@ def test_api_plays_agree_with_the_reference(api, preset, options):
         assert after["seq"] == play["seq"] + 1
         ref = ref.apply(move)
         compare(after, ref)
+        assert_no_hidden(answer.content, ref)
         play = after
     assert refused > 0
     # the stored state read back agrees too
