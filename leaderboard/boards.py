@@ -177,11 +177,30 @@ def pg_page(
     return store.Page(start, [(k, ref.member(t)) for k, t, _ in found])
 
 
-def pg_entries(ref: BoardRef) -> Iterator[tuple[int, str]]:
-    """Every (sort key, member) of a board, for a rebuild."""
-    qs = ref.queryset().order_by().values_list("sort_key", ref.tie_field)
-    for key, tie in qs.iterator(chunk_size=10_000):
-        yield key, ref.member(tie)
+DAILY_FIELDS = (
+    "player__username",
+    "won",
+    "foundation_cards",
+    "moves",
+    "seconds",
+    "undos",
+    "finished_at",
+)
+TOTAL_FIELDS = ("player__username", "wins", "points", "plays")
+
+
+def detail_fields(ref: BoardRef) -> tuple[str, ...]:
+    return DAILY_FIELDS if ref.is_daily else TOTAL_FIELDS
+
+
+def pg_entries(ref: BoardRef, since: dt.datetime | None = None) -> Iterator[tuple[int, str, str]]:
+    """Every (sort key, member, details) of a board (changed since ``since``), for Redis."""
+    qs = ref.queryset().order_by()
+    if since is not None:
+        qs = qs.filter(**{"created_at__gte" if ref.is_daily else "updated_at__gte": since})
+    rows = qs.values_list("sort_key", ref.tie_field, *detail_fields(ref))
+    for key, tie, *details in rows.iterator(chunk_size=10_000):
+        yield key, ref.member(tie), info_of(ref, details)
 
 
 # --- Details ---------------------------------------------------------------------------------
@@ -191,55 +210,67 @@ def _iso(value: dt.datetime | None) -> str | None:
     return value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z") if value else None
 
 
-def hydrate(ref: BoardRef, page: store.Page) -> list[dict[str, Any]]:
-    """The entries of ``page`` with their details, ranked from ``page.start + 1``."""
-    ties = [ref.tie_value(m) for _, m in page.entries]
+def info_of(ref: BoardRef, details: Any) -> str:
+    """An entry's details as Redis keeps them (``detail_fields`` order, ``|``-separated)."""
     if ref.is_daily:
-        rows = Score.objects.filter(play_id__in=ties).values(
-            "play_id",
-            "player__username",
-            "won",
-            "foundation_cards",
-            "moves",
-            "seconds",
-            "undos",
-            "finished_at",
+        username, won, cards, moves, seconds, undos, finished_at = details
+        return (
+            f"{username}|{int(won)}|{cards}|{moves}|{round(seconds, 2)!r}|{undos}|"
+            f"{_iso(finished_at)}"
         )
-        by_member = {r["play_id"].hex: r for r in rows}
-    else:
-        rows = Total.objects.filter(board=ref.board, period=ref.period, player_id__in=ties).values(
-            "player_id", "player__username", "wins", "points", "plays"
-        )
-        by_member = {ranking.player_member(r["player_id"]): r for r in rows}
-    entries = []
-    for offset, (_, member) in enumerate(page.entries):
-        row = by_member.get(member)
-        if row is None:  # deleted since (a user removed): skip, ranks keep their places
-            continue
-        rank = page.start + offset + 1
+    username, wins, points, plays = details
+    return f"{username}|{wins}|{points}|{plays}"
+
+
+def entry_of(ref: BoardRef, rank: int, info: str) -> dict[str, Any]:
+    """The API entry of ``info`` (parsed from the right: a username may hold anything)."""
+    if ref.is_daily:
+        username, won, cards, moves, seconds, undos, finished_at = info.rsplit("|", 6)
+        return {
+            "rank": rank,
+            "username": username,
+            "won": won == "1",
+            "foundation_cards": int(cards),
+            "moves": int(moves),
+            "seconds": float(seconds),
+            "undos": int(undos),
+            "finished_at": finished_at,
+        }
+    username, wins, points, plays = info.rsplit("|", 3)
+    return {
+        "rank": rank,
+        "username": username,
+        "wins": int(wins),
+        "points": int(points),
+        "plays": int(plays),
+    }
+
+
+def hydrate(ref: BoardRef, page: store.Page) -> list[dict[str, Any]]:
+    """The entries of ``page`` with their details, ranked from ``page.start + 1``.
+
+    Details come with a Redis page; whatever is missing is read from PostgreSQL by key.
+    """
+    infos = list(page.infos) if page.infos is not None else [None] * len(page.entries)
+    missing = [m for (_, m), info in zip(page.entries, infos, strict=True) if info is None]
+    if missing:
+        ties = [ref.tie_value(m) for m in missing]
+        rows = ref.queryset(players=None if ref.is_daily else ties)
         if ref.is_daily:
-            entries.append(
-                {
-                    "rank": rank,
-                    "username": row["player__username"],
-                    "won": row["won"],
-                    "foundation_cards": row["foundation_cards"],
-                    "moves": row["moves"],
-                    "seconds": round(row["seconds"], 2),
-                    "undos": row["undos"],
-                    "finished_at": _iso(row["finished_at"]),
-                }
-            )
-        else:
-            entries.append(
-                {
-                    "rank": rank,
-                    "username": row["player__username"],
-                    "wins": row["wins"],
-                    "points": row["points"],
-                    "plays": row["plays"],
-                }
-            )
+            rows = rows.filter(play_id__in=ties)
+        found = {
+            ref.member(tie): info_of(ref, details)
+            for tie, *details in rows.values_list(ref.tie_field, *detail_fields(ref))
+        }
+        infos = [
+            info if info is not None else found.get(m)
+            for (_, m), info in zip(page.entries, infos, strict=True)
+        ]
+    entries = []
+    for offset, info in enumerate(infos):
+        if info is None:  # deleted since (a user removed): skip, ranks keep their places
+            continue
+        entries.append(entry_of(ref, page.start + offset + 1, info))
     return entries
 
 
@@ -381,12 +412,13 @@ def rebuild(ref: BoardRef) -> int:
     """
     started = timezone.now()
     count = store.build(ref.redis_key, pg_entries(ref))
-    since = started - REBUILD_MARGIN
-    if ref.is_daily:
-        late = ref.queryset().filter(created_at__gte=since).values_list("sort_key", "play_id")
-    else:
-        late = ref.queryset().filter(updated_at__gte=since).values_list("sort_key", "player_id")
-    store.push((ref.redis_key, ref.member(t), k) for k, t in late)
+    batch: list[tuple[str, str, int, str]] = []
+    for key, member, info in pg_entries(ref, since=started - REBUILD_MARGIN):
+        batch.append((ref.redis_key, member, key, info))
+        if len(batch) >= 1000:
+            store.push(batch)
+            batch = []
+    store.push(batch)
     return count
 
 

@@ -124,13 +124,35 @@ def refs_of(score: Score) -> tuple[boards.BoardRef, boards.BoardRef, boards.Boar
 
 
 def push_score(score: Score, totals: list[Total]) -> None:
-    """After the commit: add the score and the totals to their Redis boards."""
+    """After the commit: add the score and the totals (with their details) to Redis."""
     if not store.configured():
         return
     daily, weekly, alltime = refs_of(score)
-    items = [(daily.redis_key, daily.member(score.play_id), score.sort_key)]
+    username = (
+        get_user_model().objects.filter(pk=score.player_id).values_list("username", flat=True)
+    ).first()
+    if username is None:  # the player was deleted meanwhile
+        return
+    details = (
+        username,
+        score.won,
+        score.foundation_cards,
+        score.moves,
+        score.seconds,
+        score.undos,
+        score.finished_at,
+    )
+    items = [
+        (
+            daily.redis_key,
+            daily.member(score.play_id),
+            score.sort_key,
+            boards.info_of(daily, details),
+        )
+    ]
     for ref, total in ((weekly, totals[0]), (alltime, totals[1])):
-        items.append((ref.redis_key, ref.member(total.player_id), total.sort_key))
+        info = boards.info_of(ref, (username, total.wins, total.points, total.plays))
+        items.append((ref.redis_key, ref.member(total.player_id), total.sort_key, info))
     try:
         missing = set(store.push(items))
     except store.StoreUnavailable as error:

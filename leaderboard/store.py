@@ -10,6 +10,11 @@ flushed, evicted or never-built board has no key; readers then answer from Postg
 rebuild is scheduled (:mod:`leaderboard.boards`). Writers add to a board only if its key
 exists (``ZADD … LT``, in one script), so they never create a partial board.
 
+Next to each sorted set, the hash ``<key>:info`` maps a member to its entry's details
+(``username|won|cards|moves|seconds|undos|finished_at`` or ``username|wins|points|plays``),
+so a page is one Redis round trip and no database query. A member whose details are missing
+is completed from PostgreSQL by the reader.
+
 Every call here raises :class:`StoreUnavailable` when Redis is not configured or not
 answering; callers fall back to PostgreSQL.
 """
@@ -39,6 +44,11 @@ def board_key(kind: str, board: str, period: str) -> str:
     return f"{prefix()}{{{board}:{kind}:{period}}}"
 
 
+def info_key(key: str) -> str:
+    """The hash of a board's entry details (same hash slot as the board)."""
+    return f"{key}:info"
+
+
 def _client() -> redis.Redis:
     url = getattr(settings, "REDIS_URL", "") or ""
     if not url:
@@ -66,12 +76,21 @@ def configured() -> bool:
     return bool(getattr(settings, "REDIS_URL", ""))
 
 
-# Add each (key, member, score) to its board if the board exists; return the missing keys.
+# Add each (key, member, score, info) to its board if the board exists; return the missing
+# keys. The details are written when the score changed (ZADD LT CH) or were absent, so a
+# stale, late write changes neither.
 _PUSH = """
 local missing = {}
-for i, key in ipairs(KEYS) do
+for i = 1, #KEYS / 2 do
+  local key, info_key = KEYS[2 * i - 1], KEYS[2 * i]
+  local member, score, info = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i]
   if redis.call('EXISTS', key) == 1 then
-    redis.call('ZADD', key, 'LT', ARGV[2 * i], ARGV[2 * i - 1])
+    local changed = redis.call('ZADD', key, 'LT', 'CH', score, member)
+    if changed == 1 then
+      redis.call('HSET', info_key, member, info)
+    else
+      redis.call('HSETNX', info_key, member, info)
+    end
   else
     table.insert(missing, key)
   end
@@ -79,13 +98,15 @@ end
 return missing
 """
 
+
 # A page of a board. ARGV: mode, size, score, member.
 #   first  : the first `size` entries
 #   after  : the `size` entries after (score, member)
 #   before : the `size` entries before (score, member)
 #   around : (member) and `size` entries either side
-# Returns false if the board is not built, else {start, m1, s1, m2, s2, ...}; start is the
-# 0-based position of the first entry, or -1 for `around` when the member is absent.
+# Returns false if the board is not built, else {start, m1, s1, i1, m2, s2, i2, ...}: start is
+# the 0-based position of the first entry (-1 for `around` when the member is absent), then
+# each member, its score and its details (false if missing).
 _PAGE = """
 local key = KEYS[1]
 if redis.call('EXISTS', key) == 0 then return false end
@@ -115,10 +136,19 @@ else
 end
 local out = {start}
 local items = redis.call('ZRANGE', key, start, stop, 'WITHSCORES')
+local members = {}
+for i = 1, #items, 2 do
+  if items[i] ~= '~' then table.insert(members, items[i]) end
+end
+local infos = {}
+if #members > 0 then infos = redis.call('HMGET', KEYS[2], unpack(members)) end
+local j = 0
 for i = 1, #items, 2 do
   if items[i] ~= '~' then
+    j = j + 1
     table.insert(out, items[i])
     table.insert(out, items[i + 1])
+    table.insert(out, infos[j])
   end
 end
 return out
@@ -129,6 +159,7 @@ return out
 class Page:
     start: int  # 0-based position of the first entry (-1: `around` member absent)
     entries: list[tuple[int, str]]  # (sort key, member)
+    infos: list[str | None] | None = None  # details per entry, when Redis had them
 
 
 def _script(name: str, text: str):
@@ -143,16 +174,17 @@ def _script(name: str, text: str):
     return entry[1]
 
 
-def push(items: Iterable[tuple[str, str, int]]) -> list[str]:
-    """Add (key, member, sort key) to each existing board; return the keys that are missing."""
+def push(items: Iterable[tuple[str, str, int, str]]) -> list[str]:
+    """Add (key, member, sort key, details) to each existing board; return the missing keys."""
     items = list(items)
     if not items:
         return []
     try:
         argv: list[str] = []
-        for _, member, score in items:
-            argv += [member, str(score)]
-        return list(_script("push", _PUSH)(keys=[k for k, _, _ in items], args=argv))
+        for _, member, score, info in items:
+            argv += [member, str(score), info]
+        keys = [k for item in items for k in (item[0], info_key(item[0]))]
+        return list(_script("push", _PUSH)(keys=keys, args=argv))
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error
 
@@ -161,14 +193,15 @@ def page(key: str, mode: str, size: int, score: int | None = None, member: str =
     """A page of a built board, or None if the board is not built (flushed, evicted, new)."""
     args = [mode, size, "" if score is None else str(score), member]
     try:
-        reply = _script("page", _PAGE)(keys=[key], args=args)
+        reply = _script("page", _PAGE)(keys=[key, info_key(key)], args=args)
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error
     if reply is None:
         return None
     start = int(reply[0])
-    entries = [(int(float(reply[i + 1])), reply[i]) for i in range(1, len(reply), 2)]
-    return Page(start, entries)
+    entries = [(int(float(reply[i + 1])), reply[i]) for i in range(1, len(reply), 3)]
+    infos = [reply[i + 2] for i in range(1, len(reply), 3)]
+    return Page(start, entries, infos)
 
 
 def exists(key: str) -> bool:
@@ -178,29 +211,45 @@ def exists(key: str) -> bool:
         raise StoreUnavailable(str(error)) from error
 
 
-def build(key: str, entries: Iterable[tuple[int, str]], batch: int = 10_000) -> int:
-    """Replace the board ``key`` with ``entries`` (sort key, member) atomically; return count.
+def build(key: str, entries: Iterable[tuple[int, str, str]], batch: int = 10_000) -> int:
+    """Replace the board ``key`` with ``entries`` (sort key, member, details) atomically;
+    return the count.
 
-    The entries go to a buffer key first, then the sentinel, then one ``RENAME``: readers
-    see the old board (or none) until the new one is complete.
+    The entries go to buffer keys first, then the sentinel, then one ``MULTI`` with two
+    ``RENAME``s: readers see the old board (or none) until the new one is complete.
     """
     conn = _client()
-    tmp = f"{key}:build"
+    tmp, tmp_info = f"{key}:build", f"{key}:info:build"
     count = 0
     try:
-        conn.delete(tmp)
-        chunk: dict[str, int] = {}
-        for score, member in entries:
-            chunk[member] = score
-            if len(chunk) >= batch:
-                conn.zadd(tmp, chunk)
-                count += len(chunk)
-                chunk = {}
-        if chunk:
-            conn.zadd(tmp, chunk)
-            count += len(chunk)
+        conn.delete(tmp, tmp_info)
+        scores: dict[str, int] = {}
+        infos: dict[str, str] = {}
+
+        def flush() -> None:
+            pipe = conn.pipeline(transaction=False)
+            pipe.zadd(tmp, scores)
+            pipe.hset(tmp_info, mapping=infos)
+            pipe.execute()
+
+        for score, member, info in entries:
+            scores[member] = score
+            infos[member] = info
+            if len(scores) >= batch:
+                flush()
+                count += len(scores)
+                scores, infos = {}, {}
+        if scores:
+            flush()
+            count += len(scores)
         conn.zadd(tmp, {SENTINEL: float("inf")})
-        conn.rename(tmp, key)
+        pipe = conn.pipeline(transaction=True)
+        if count:
+            pipe.rename(tmp_info, info_key(key))
+        else:
+            pipe.delete(info_key(key))
+        pipe.rename(tmp, key)
+        pipe.execute()
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error
     return count
