@@ -19,7 +19,6 @@ one-to-one into the engine's API moves.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Sequence
 
@@ -409,7 +408,8 @@ class Search:
 
     def first_solution(self, node_limit: int, deadline: float):
         """DFS for any win.  Returns the path (list of internal moves), ``None`` when the
-        search was exhaustive, raises :class:`OutOfBudget` otherwise."""
+        search was exhaustive, raises :class:`OutOfBudget` otherwise.  Iterative (an
+        explicit stack), so deep paths cannot hit Python's recursion limit."""
         self.node_limit = node_limit
         self.deadline = deadline
         path: list = []
@@ -424,28 +424,27 @@ class Search:
         settle = self.settle
         tick = self._tick
         moves = self.moves
-
-        def dfs(st) -> bool:
-            tick()
-            for mv in moves(st):
-                move = mv[1:]
-                child = apply(st, move)
-                mark = len(path)
-                path.append(move)
-                child = settle(child, move, path)
-                if sum(child[2]) == 52:
-                    return True
-                k = key(child)
-                if k not in seen:
-                    seen.add(k)
-                    if dfs(child):
-                        return True
-                del path[mark:]
-            return False
-
-        with _deep_recursion():
-            if dfs(start):
+        tick()
+        frames = [[start, moves(start), 0, len(path)]]
+        while frames:
+            frame = frames[-1]
+            st, options, index, base = frame
+            if index == len(options):
+                frames.pop()
+                continue
+            frame[2] = index + 1
+            del path[base:]
+            move = options[index][1:]
+            path.append(move)
+            child = settle(apply(st, move), move, path)
+            if sum(child[2]) == 52:
                 return path
+            k = key(child)
+            if k in seen:
+                continue
+            seen.add(k)
+            tick()
+            frames.append([child, moves(child), 0, len(path)])
         return None
 
     def shorten(self, best: list, node_limit: int, deadline: float):
@@ -454,11 +453,13 @@ class Search:
         Returns ``(path, exhaustive)``; stops quietly when the budget is spent."""
         self.node_limit = node_limit
         self.deadline = deadline
-        result = {"best": best, "bound": len(best) - 1}
+        bound = len(best) - 1
         path: list = []
         start = self.start
         if self.auto_allowed(start):
             start = self.autoplay(start, path)
+        if len(path) + self.lower_bound(start) > bound:
+            return best, True
         depth_seen = {self.key(start): len(path)}
         apply = self.apply
         key = self.key
@@ -466,47 +467,39 @@ class Search:
         lower_bound = self.lower_bound
         tick = self._tick
         moves = self.moves
-
-        def dfs(st) -> None:
+        try:
             tick()
-            for mv in moves(st):
-                move = mv[1:]
-                child = apply(st, move)
-                mark = len(path)
+            frames = [[start, moves(start), 0, len(path)]]
+            while frames:
+                frame = frames[-1]
+                st, options, index, base = frame
+                if index == len(options):
+                    frames.pop()
+                    continue
+                frame[2] = index + 1
+                del path[base:]
+                move = options[index][1:]
                 path.append(move)
-                child = settle(child, move, path)
+                child = settle(apply(st, move), move, path)
                 g = len(path)
                 if sum(child[2]) == 52:
-                    if g <= result["bound"]:
-                        result["best"] = list(path)
-                        result["bound"] = g - 1
-                elif g + lower_bound(child) <= result["bound"]:
-                    k = key(child)
-                    prev = depth_seen.get(k)
-                    if prev is None or prev > g:
-                        depth_seen[k] = g
-                        dfs(child)
-                del path[mark:]
-
-        exhaustive = True
-        with _deep_recursion():
-            try:
-                if len(path) + self.lower_bound(start) <= result["bound"]:
-                    dfs(start)
-            except OutOfBudget:
-                exhaustive = False
-        return result["best"], exhaustive
+                    if g <= bound:
+                        best = list(path)
+                        bound = g - 1
+                    continue
+                if g + lower_bound(child) > bound:
+                    continue
+                k = key(child)
+                prev = depth_seen.get(k)
+                if prev is not None and prev <= g:
+                    continue
+                depth_seen[k] = g
+                tick()
+                frames.append([child, moves(child), 0, g])
+        except OutOfBudget:
+            return best, False
+        return best, True
 
 
 def _score(move) -> int:
     return move[0]
-
-
-class _deep_recursion:
-    def __enter__(self):
-        self.old = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(self.old, 20000))
-
-    def __exit__(self, *exc):
-        sys.setrecursionlimit(self.old)
-        return False

@@ -1,0 +1,153 @@
+"""The solver's answers: wins that the engine replays, proofs, budgets, shortening.
+
+Budgets here are node budgets (deterministic), never wall-clock ones, so a loaded machine
+cannot turn a pass into a failure.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import (
+    WON,
+    State,
+    deck_from_pysol,
+    deck_from_seed,
+    get_rules,
+    new_game,
+    parse_card,
+    replay,
+    status,
+)
+from games.solver import SolveResult, SolverBug, solve, solve_state, verify
+
+# Deals found winnable within a few thousand nodes (rank-major, Kings first, for Easthaven
+# proper, whose random deals are nearly all lost).
+EASTHAVEN_DECK = [s * 13 + r for r in range(12, -1, -1) for s in (0, 1, 3, 2)]
+WINNABLE = [
+    ("easthaven", {}, EASTHAVEN_DECK),
+    ("easthaven", {"partial_runs": True}, 7),
+    ("easthaven-open", {}, 146),
+    ("easthaven-open", {"partial_runs": True}, 1),
+    ("easthaven-suit", {}, 77),
+    ("easthaven-suit", {"partial_runs": True}, 32),
+    ("westcliff", {}, 1),
+    ("westcliff", {"partial_runs": True}, 2),
+    ("westcliff-classic", {}, 1),
+    ("westcliff-classic", {"partial_runs": True}, 4),
+    ("seahaven", {}, 1),
+    ("seahaven", {"classic_supermove": True}, 1),
+]
+
+
+def _deck(seed_or_deck):
+    return list(seed_or_deck) if isinstance(seed_or_deck, list) else deck_from_seed(seed_or_deck)
+
+
+def cards(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(c) for c in text.split())
+
+
+def build(preset, cols, found, options=None, cells=(), stock="", waste="", down=None):
+    rules = get_rules(preset, options)
+    columns = [cards(c) for c in cols] + [()] * (rules.columns - len(cols))
+    downs = tuple(down or ()) + (0,) * (rules.columns - len(down or ()))
+    cell_cards = tuple(parse_card(c) if c else -1 for c in cells) if rules.cells else ()
+    return State(
+        rules, tuple(columns), downs, tuple(found), cell_cards, cards(stock), cards(waste)
+    )
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "deal"), WINNABLE, ids=[f"{p}{'+' if o else ''}{'+'.join(o)}" for p, o, _ in WINNABLE]
+)
+def test_winnable_deals_replay_to_a_win(preset, options, deal):
+    rules = get_rules(preset, options)
+    deck = _deck(deal)
+    result = solve(rules, deck, time_budget=None, node_budget=50_000, shorten=True,
+                   shorten_budget=0.5)
+    assert isinstance(result, SolveResult)
+    assert result.verdict == "winnable"
+    assert result.length == len(result.moves)
+    assert result.first_length >= result.length
+    state, index, error = replay(rules, deck, result.moves)
+    assert error is None, (index, error)
+    assert status(state) == WON
+    data = result.to_dict()
+    assert data["verdict"] == "winnable" and data["moves"] == result.moves
+    assert all(m["type"] == "deal" or set(m) == {"type", "from", "to", "count"} for m in result.moves)
+
+
+def test_pysol_seahaven_deal_is_solved():
+    rules = get_rules("seahaven", {"classic_supermove": True})
+    result = solve(rules, deck_from_pysol(3), time_budget=None, node_budget=50_000, shorten=False)
+    assert result.verdict == "winnable"
+    assert result.first_length == result.length == len(result.moves)
+
+
+def test_blocked_position_is_unwinnable_and_open_spaces_win_it():
+    # Spades only: AS under 2S, the other spades in one column with 3S on top.  With
+    # King-only spaces nothing can move; with open spaces 2S goes to a space and all wins.
+    cols = ["AS 2S", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"]
+    blocked = build("easthaven", cols, (0, 13, 13, 13))
+    result = solve_state(blocked, time_budget=None, node_budget=10_000)
+    assert result.verdict == "unwinnable"
+    assert result.moves == [] and result.length is None
+    for pruning in (True, False):
+        assert solve_state(blocked, None, 10_000, pruning=pruning).verdict == "unwinnable"
+    open_spaces = build("easthaven-open", cols, (0, 13, 13, 13))
+    won = solve_state(open_spaces, time_budget=None, node_budget=10_000)
+    assert won.verdict == "winnable"
+    assert won.moves[0] == {"type": "move", "from": "t0", "to": "t2", "count": 1}
+    assert won.length == 14 and won.optimal
+
+
+def test_seahaven_blocked_cells_are_unwinnable():
+    # Four cells full of cards that need a parent which lies under them.
+    cols = ["KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH", "AS 2S 3S 4S", "AD 2D 3D 4D"]
+    state = build(
+        "seahaven", cols, (0, 0, 0, 13), cells=("5S", "6S", "5D", "6D")
+    )
+    # Hearts can go up, spades and diamonds are buried under their own higher cards... but
+    # 4S is free only to a parent 5S in a cell: no space, no free cell: stuck after hearts.
+    for pruning in (True, False):
+        assert solve_state(state, None, 100_000, pruning=pruning).verdict == "unwinnable"
+
+
+def test_node_budget_gives_unknown():
+    rules = get_rules("easthaven")
+    result = solve(rules, deck_from_seed(1), time_budget=None, node_budget=50)
+    assert result.verdict == "unknown"
+    assert result.moves == []
+    assert result.nodes <= 50
+    assert result.first_length is None and result.length is None
+
+
+def test_time_budget_gives_unknown():
+    rules = get_rules("easthaven")
+    result = solve(rules, deck_from_seed(1), time_budget=0.05)
+    assert result.verdict == "unknown"
+    assert result.seconds < 2.0
+
+
+def test_shortening_never_lengthens_and_reports_both_lengths():
+    rules = get_rules("easthaven-open", {"partial_runs": True})
+    deck = deck_from_seed(5)
+    first = solve(rules, deck, time_budget=None, node_budget=200_000, shorten=False)
+    short = solve(rules, deck, time_budget=None, node_budget=200_000, shorten=True,
+                  shorten_budget=1.0)
+    assert first.verdict == short.verdict == "winnable"
+    assert first.first_length == first.length == len(first.moves)
+    assert short.first_length == first.first_length
+    assert short.length <= short.first_length
+    assert short.length < first.length  # seed 5 has a much shorter win than the first found
+
+
+def test_verify_rejects_a_wrong_solution():
+    rules = get_rules("westcliff")
+    deck = deck_from_seed(1)
+    result = solve(rules, deck, time_budget=None, node_budget=10_000, shorten=False)
+    with pytest.raises(SolverBug):
+        verify(new_game(rules, deck), result.moves[:-1])
+    with pytest.raises(SolverBug):
+        verify(new_game(rules, deck), [{"type": "move", "from": "t0", "to": "t0", "count": 1}])
