@@ -171,9 +171,14 @@ def pg_page(
             return store.Page(-1, [])
         my_key = mine[0][0]
         above = rows(qs.filter(_before_q(ref, my_key, tie_value)).order_by(*desc)[:size])[::-1]
-        below = rows(qs.filter(_after_q(ref, my_key, tie_value)).order_by(*asc)[:size])
+        below = rows(qs.filter(_after_q(ref, my_key, tie_value)).order_by(*asc)[: size + 1])
         found = [*above, mine[0], *below]
-        start = position(*mine[0]) - len(above)
+        my_position = position(*mine[0])
+        return store.Page(
+            my_position - len(above),
+            [(k, ref.member(t)) for k, t, _ in found],
+            mine=my_position,
+        )
     return store.Page(start, [(k, ref.member(t)) for k, t, _ in found])
 
 
@@ -318,46 +323,37 @@ def read(
             log.warning("leaderboard: Redis unavailable, answering from PostgreSQL: %s", error)
     if page is None:
         page = pg_page(ref, mode, ask, key, member, players)
-    return _result(ref, mode, size, page, source, players)
+    return _result(ref, mode, size, page, source)
 
 
-def _result(
-    ref: BoardRef, mode: str, size: int, page: store.Page, source: str, players: Any
-) -> Result:
+def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) -> Result:
+    """Trim the one extra entry asked for (it only tells whether more follow) and hydrate."""
     if page.start < 0:
         return Result(start=-1, source=source)
-    entries = page.entries
-    more_after = more_before = False
+    start, entries = page.start, list(page.entries)
+    infos = list(page.infos) if page.infos is not None else None
     if mode == "around":
-        more_before = page.start > 0
-        more_after = bool(entries) and _exists_after(ref, page, players)
+        keep = page.mine - start + size + 1  # through `size` entries after the caller's
+        more_after = len(entries) > keep
+        entries, infos = entries[:keep], infos[:keep] if infos is not None else None
     elif mode == "before":
         if len(entries) > size:
-            entries = entries[1:]
-            page = store.Page(page.start + 1, entries)
-        more_before = page.start > 0
+            entries, infos = entries[1:], infos[1:] if infos is not None else None
+            start += 1
         more_after = True
     else:
-        if len(entries) > size:
-            entries = entries[:size]
-            more_after = True
-        more_before = page.start > 0
-    page = store.Page(page.start, entries)
+        more_after = len(entries) > size
+        entries, infos = entries[:size], infos[:size] if infos is not None else None
+    page = store.Page(start, entries, infos)
     return Result(
         entries=hydrate(ref, page),
         first=entries[0] if entries else None,
         last=entries[-1] if entries else None,
-        start=page.start,
+        start=start,
         source=source,
-        has_more_before=more_before,
+        has_more_before=start > 0,
         has_more_after=more_after,
     )
-
-
-def _exists_after(ref: BoardRef, page: store.Page, players: Any) -> bool:
-    # Whether an `around` page has a next page: one index probe.
-    key, member = page.entries[-1]
-    return ref.queryset(players).filter(_after_q(ref, key, ref.tie_value(member))).exists()
 
 
 # --- Freezing a day --------------------------------------------------------------------------

@@ -103,10 +103,12 @@ return missing
 #   first  : the first `size` entries
 #   after  : the `size` entries after (score, member)
 #   before : the `size` entries before (score, member)
-#   around : (member) and `size` entries either side
-# Returns false if the board is not built, else {start, m1, s1, i1, m2, s2, i2, ...}: start is
-# the 0-based position of the first entry (-1 for `around` when the member is absent), then
-# each member, its score and its details (false if missing).
+#   around : (member), `size` entries before it and `size` + 1 after it (the last one only
+#            tells whether more follow)
+# Returns false if the board is not built, else {start, mine, m1, s1, i1, m2, s2, i2, ...}:
+# start is the 0-based position of the first entry (-1 for `around` when the member is
+# absent), mine the position of `around`'s member (else -1), then each member, its score and
+# its details (false if missing).
 _PAGE = """
 local key = KEYS[1]
 if redis.call('EXISTS', key) == 0 then return false end
@@ -119,7 +121,7 @@ local function before(score, member, inclusive)
   end
   return n
 end
-local start, stop
+local start, stop, mine = 0, 0, -1
 if mode == 'first' then
   start, stop = 0, size - 1
 elseif mode == 'after' then
@@ -128,13 +130,13 @@ elseif mode == 'after' then
 elseif mode == 'before' then
   stop = before(ARGV[3], ARGV[4], false) - 1
   start = math.max(0, stop - size + 1)
-  if stop < 0 then return {0} end
+  if stop < 0 then return {0, -1} end
 else
   local r = redis.call('ZRANK', key, ARGV[4])
-  if not r then return {-1} end
-  start, stop = math.max(0, r - size), r + size
+  if not r then return {-1, -1} end
+  start, stop, mine = math.max(0, r - size), r + size + 1, r
 end
-local out = {start}
+local out = {start, mine}
 local items = redis.call('ZRANGE', key, start, stop, 'WITHSCORES')
 local members = {}
 for i = 1, #items, 2 do
@@ -160,6 +162,7 @@ class Page:
     start: int  # 0-based position of the first entry (-1: `around` member absent)
     entries: list[tuple[int, str]]  # (sort key, member)
     infos: list[str | None] | None = None  # details per entry, when Redis had them
+    mine: int = -1  # `around`: the position of the caller's entry
 
 
 def _script(name: str, text: str):
@@ -198,10 +201,10 @@ def page(key: str, mode: str, size: int, score: int | None = None, member: str =
         raise StoreUnavailable(str(error)) from error
     if reply is None:
         return None
-    start = int(reply[0])
-    entries = [(int(float(reply[i + 1])), reply[i]) for i in range(1, len(reply), 3)]
-    infos = [reply[i + 2] for i in range(1, len(reply), 3)]
-    return Page(start, entries, infos)
+    start, mine = int(reply[0]), int(reply[1])
+    entries = [(int(float(reply[i + 1])), reply[i]) for i in range(2, len(reply), 3)]
+    infos = [reply[i + 2] for i in range(2, len(reply), 3)]
+    return Page(start, entries, infos, mine)
 
 
 def exists(key: str) -> bool:
@@ -211,12 +214,31 @@ def exists(key: str) -> bool:
         raise StoreUnavailable(str(error)) from error
 
 
+# Swap a complete rebuild in, atomically, only if the buffers still hold every entry.
+_FINISH_BUILD = """
+local count = tonumber(ARGV[1])
+if redis.call('ZCARD', KEYS[1]) ~= count or redis.call('HLEN', KEYS[2]) ~= count then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return 0
+end
+redis.call('ZADD', KEYS[1], 'inf', '~')
+if count > 0 then
+  redis.call('RENAME', KEYS[2], KEYS[4])
+else
+  redis.call('DEL', KEYS[4])
+end
+redis.call('RENAME', KEYS[1], KEYS[3])
+return 1
+"""
+
+
 def build(key: str, entries: Iterable[tuple[int, str, str]], batch: int = 10_000) -> int:
     """Replace the board ``key`` with ``entries`` (sort key, member, details) atomically;
     return the count.
 
-    The entries go to buffer keys first, then the sentinel, then one ``MULTI`` with two
-    ``RENAME``s: readers see the old board (or none) until the new one is complete.
+    The entries go to buffer keys first; one script then checks that the buffers still hold
+    every entry (a FLUSHDB may have hit them), adds the sentinel and renames both into
+    place: readers see the old board (or none) until the new one is complete.
     """
     conn = _client()
     tmp, tmp_info = f"{key}:build", f"{key}:info:build"
@@ -242,16 +264,13 @@ def build(key: str, entries: Iterable[tuple[int, str, str]], batch: int = 10_000
         if scores:
             flush()
             count += len(scores)
-        conn.zadd(tmp, {SENTINEL: float("inf")})
-        pipe = conn.pipeline(transaction=True)
-        if count:
-            pipe.rename(tmp_info, info_key(key))
-        else:
-            pipe.delete(info_key(key))
-        pipe.rename(tmp, key)
-        pipe.execute()
+        done = _script("finish", _FINISH_BUILD)(
+            keys=[tmp, tmp_info, key, info_key(key)], args=[count]
+        )
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error
+    if not done:  # the buffers were flushed or evicted meanwhile: leave the board unbuilt
+        raise StoreUnavailable(f"the rebuild buffers of {key} vanished")
     return count
 
 

@@ -117,7 +117,7 @@ def post_move(client: APIClient, play: dict[str, Any], move: dict[str, Any]) -> 
     return response.json()
 
 
-def via_redis(read, attempts: int = 5):
+def via_redis(read, attempts: int = 12):
     """``read()`` until Redis answered it.
 
     Other test sessions sharing Redis db 15 flush it (``cache.clear()`` is a FLUSHDB): a
