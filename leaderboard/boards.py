@@ -8,6 +8,11 @@ A board is a :class:`BoardRef` (kind, rules key, period). :func:`read` answers a
 * otherwise from PostgreSQL with keyset queries on ``(sort_key, play_id|player_id)``; a
   rank is the count of rows before it, or the stored ``Score.rank`` of a frozen day.
 
+A frozen past day is always read from PostgreSQL (its stored ranks make that an index range
+scan), so Redis keeps only live boards: a daily board expires two days after its day, a
+weekly one nine days after its Monday, all-time boards never. Boards nobody played are never
+built (no key per probed date).
+
 When Redis is configured but the board's key is missing (flushed, evicted, a new board) the
 PostgreSQL answer is given and the board is rebuilt in the background: a daemon thread
 guarded by a Redis lock (a Celery task would need the broker, which is the same Redis that
@@ -68,6 +73,21 @@ class BoardRef:
     @property
     def redis_key(self) -> str:
         return store.board_key(_KIND_CODE[self.kind], self.board, self.period)
+
+    def redis_ttl(self, now: dt.datetime) -> int:
+        """Seconds a rebuilt Redis board may live (0: forever).
+
+        A daily board lives until two days after its day (a past day is then frozen and
+        served by PostgreSQL from its stored ranks), a weekly one until nine days after its
+        Monday; all-time boards never expire. A board rebuilt after that gets an hour.
+        """
+        if self.kind == ALLTIME:
+            return 0
+        if self.is_daily:
+            end = ranking.day_start(self.day) + dt.timedelta(days=2)
+        else:
+            end = ranking.day_start(ranking.parse_iso_week(self.period)[0]) + dt.timedelta(days=9)
+        return max(3600, int((end - now).total_seconds()))
 
     @property
     def tie_field(self) -> str:
@@ -312,11 +332,12 @@ def read(
     # One more entry than asked tells whether another page follows (never for `around`).
     ask = size if mode == "around" else size + 1
     page, source = None, "postgres"
-    if players is None and store.configured():
+    if players is None and store.configured() and not _served_by_ranks(ref):
         try:
             page = store.page(ref.redis_key, mode, ask, key, member)
             if page is None:
-                schedule_rebuild(ref)
+                if ref.queryset().exists():  # never build keys for boards nobody played
+                    schedule_rebuild(ref)
             else:
                 source = "redis"
         except store.StoreUnavailable as error:
@@ -324,6 +345,13 @@ def read(
     if page is None:
         page = pg_page(ref, mode, ask, key, member, players)
     return _result(ref, mode, size, page, source)
+
+
+def _served_by_ranks(ref: BoardRef) -> bool:
+    """A frozen past day is read from its stored ranks (its Redis board expires)."""
+    if not ref.is_daily or ref.day >= timezone.now().astimezone(dt.UTC).date():
+        return False
+    return FrozenDay.objects.filter(board=ref.board, date=ref.day).exists()
 
 
 def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) -> Result:
@@ -407,7 +435,7 @@ def rebuild(ref: BoardRef) -> int:
     idempotent), so a rebuild racing with finishing plays loses none of them.
     """
     started = timezone.now()
-    count = store.build(ref.redis_key, pg_entries(ref))
+    count = store.build(ref.redis_key, pg_entries(ref), ttl=ref.redis_ttl(started))
     batch: list[tuple[str, str, int, str]] = []
     for key, member, info in pg_entries(ref, since=started - REBUILD_MARGIN):
         batch.append((ref.redis_key, member, key, info))

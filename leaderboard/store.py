@@ -228,13 +228,20 @@ else
   redis.call('DEL', KEYS[4])
 end
 redis.call('RENAME', KEYS[1], KEYS[3])
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[3], ttl)
+  if count > 0 then redis.call('EXPIRE', KEYS[4], ttl) end
+end
 return 1
 """
 
 
-def build(key: str, entries: Iterable[tuple[int, str, str]], batch: int = 10_000) -> int:
+def build(
+    key: str, entries: Iterable[tuple[int, str, str]], ttl: int = 0, batch: int = 10_000
+) -> int:
     """Replace the board ``key`` with ``entries`` (sort key, member, details) atomically;
-    return the count.
+    return the count. ``ttl`` (seconds, 0 = none) lets boards of the past expire.
 
     The entries go to buffer keys first; one script then checks that the buffers still hold
     every entry (a FLUSHDB may have hit them), adds the sentinel and renames both into
@@ -265,7 +272,7 @@ def build(key: str, entries: Iterable[tuple[int, str, str]], batch: int = 10_000
             flush()
             count += len(scores)
         done = _script("finish", _FINISH_BUILD)(
-            keys=[tmp, tmp_info, key, info_key(key)], args=[count]
+            keys=[tmp, tmp_info, key, info_key(key)], args=[count, int(ttl)]
         )
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error

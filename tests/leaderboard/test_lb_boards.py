@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.db import IntegrityError
+from django.utils import timezone
 from lb_helpers import DAY, at, make_user, ranked_play, record, via_redis
 
 from leaderboard import boards, services, store
@@ -307,3 +308,26 @@ def test_weekly_and_all_time_totals(django_capture_on_commit_callbacks, no_redis
     alltime = boards.read(BoardRef.all_time("easthaven"), "first", 10)
     assert [e["username"] for e in alltime.entries] == ["dave", "carol", "bob", "alice"]
     assert [e["rank"] for e in alltime.entries] == [1, 2, 3, 4]
+
+
+@pytest.mark.django_db
+@pytest.mark.redis
+def test_redis_keeps_only_live_boards(django_capture_on_commit_callbacks):
+    today = services.utc_today()
+    live = BoardRef.daily("easthaven", today)
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user("live"), won=True, day=today, finished_at=timezone.now())
+        record(make_user("past"), won=True)  # DAY, a past day
+    via_redis(lambda: boards.read(live, "first", 5))
+    ttl = store.client().ttl(live.redis_key)
+    assert 24 * 3600 <= ttl <= 2 * 24 * 3600  # until two days after today's midnight
+    assert store.client().ttl(BoardRef.all_time("easthaven").redis_key) == -1  # never
+    # A past day, once frozen, is read from its stored ranks, not from Redis.
+    boards.ensure_frozen(BOARD, today)
+    result = boards.read(BOARD, "first", 5)
+    assert result.source == "postgres"
+    assert [e["username"] for e in result.entries] == ["past"]
+    # Probing boards nobody played creates no key.
+    empty = BoardRef.daily("westcliff", dt.date(2001, 1, 1))
+    assert boards.read(empty, "first", 5).entries == []
+    assert not store.exists(empty.redis_key)
