@@ -80,14 +80,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
+from .core import CELL0, DEAL, INF, WASTE, OutOfBudget, Search
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
 UNKNOWN = "unknown"
 
 __all__ = [
-    "UNKNOWN", "UNWINNABLE", "WINNABLE", "SolveResult", "SolverBug", "solve", "solve_state",
+    "UNKNOWN",
+    "UNWINNABLE",
+    "WINNABLE",
+    "SolveResult",
+    "SolverBug",
+    "solve",
+    "solve_state",
 ]
 
 

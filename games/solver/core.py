@@ -20,7 +20,6 @@ one-to-one into the engine's API moves.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 CELL0 = 10
 WASTE = 20
@@ -308,7 +307,6 @@ class Search:
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
         cols, down, found, cells, dealt, waste = st
-        fits = self.fits
         parents = self.parents
         pruning = self.pruning
         king_space = self.king_space
