@@ -141,7 +141,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "haven",
+            # A test session keeps to keys of its own, so two sessions sharing the test
+            # database (developers on one machine) never clear each other's throttles.
+            "KEY_PREFIX": f"haven-test-{os.getpid()}" if TESTING else "haven",
         }
     }
 else:

@@ -1,8 +1,9 @@
 """Suite-wide test setup.
 
 * Redis: the settings switch ``REDIS_URL`` to database 15 under pytest (a test run never
-  touches a running service's data); this file mirrors that in the environment for any
-  subprocess and flushes database 15 when the session ends.
+  touches a running service's data) and give the session a key prefix of its own; this
+  file mirrors the URL in the environment for any subprocess and deletes the session's
+  keys around every test and when the session ends.
 * ``@pytest.mark.postgres`` / ``@pytest.mark.redis`` tests are skipped when that service is
   not configured (``DATABASE_URL`` / ``REDIS_URL``), except under ``CI=true``, where such a
   skip would hide a broken CI setup and so is a failure.
@@ -48,29 +49,48 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _skip_or_fail("needs Redis (set REDIS_URL=redis://...)")
 
 
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Leave the test Redis database empty (it is never the service's own database)."""
-    try:
-        from django.conf import settings
+def _delete_own_redis_keys() -> None:
+    """Delete this session's cache keys (``<KEY_PREFIX>:*``) from the test Redis database.
 
-        url = settings.REDIS_URL
+    Not ``FLUSHDB``: another test session on the same machine may be using database 15.
+    """
+    import redis
+    from django.conf import settings
+
+    url = settings.REDIS_URL
+    assert url.endswith(f"/{REDIS_TEST_DB}"), url
+    prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+    if keys:
+        client.delete(*keys)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Leave the test Redis database as it was found (it is never the service's own)."""
+    try:
+        redis_in_use = using_redis()
     except Exception:  # settings never loaded: nothing to clean
         return
-    if not url:
-        return
-    import redis
+    if redis_in_use:
+        import redis
 
-    assert url.endswith(f"/{REDIS_TEST_DB}"), url
-    try:
-        redis.Redis.from_url(url).flushdb()
-    except redis.RedisError:
-        pass
+        try:
+            _delete_own_redis_keys()
+        except redis.RedisError:
+            pass
 
 
 @pytest.fixture(autouse=True)
 def _clear_cache():
+    """A fresh cache for every test, so throttle counters never leak between tests."""
     from django.core.cache import cache
 
-    cache.clear()
-    yield
-    cache.clear()
+    if using_redis():
+        _delete_own_redis_keys()
+        yield
+        _delete_own_redis_keys()
+    else:
+        cache.clear()
+        yield
+        cache.clear()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from rest_framework_simplejwt.tokens import RefreshToken
 from schemathesis.specs.openapi import checks as openapi_checks
@@ -22,6 +24,17 @@ MAX_EXAMPLES = 25
 
 # Loaded at collection time: generating the schema touches no database.
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """Django closes a connection in a transaction at the end of each WSGI request (the
+    test client avoids this the same way): keep the test's transaction open across calls."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

@@ -41,7 +41,8 @@ def test_throttle_counters_live_in_redis(client, settings):
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     assert start(client, preset="easthaven", seed=1).status_code == 201
     assert_problem(start(client, preset="easthaven", seed=1), 429, "throttled")
-    keys = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"]).keys("haven:*throttle*")
+    prefix = settings.CACHES["default"]["KEY_PREFIX"]
+    keys = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"]).keys(f"{prefix}:*throttle*")
     assert keys
 
 
