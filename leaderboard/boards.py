@@ -108,6 +108,10 @@ class BoardRef:
             return uuid.UUID(str(tie_value)).hex
         return ranking.player_member(tie_value)
 
+    def alias(self, player_id: int) -> str:
+        """How Redis finds a player's member on a daily board (`around=me`); "" elsewhere."""
+        return f"@{player_id}" if self.is_daily else ""
+
     def tie_value(self, member: str) -> Any:
         """The inverse of :meth:`member`; ``ValueError`` for a malformed member."""
         if self.is_daily:
@@ -218,14 +222,16 @@ def detail_fields(ref: BoardRef) -> tuple[str, ...]:
     return DAILY_FIELDS if ref.is_daily else TOTAL_FIELDS
 
 
-def pg_entries(ref: BoardRef, since: dt.datetime | None = None) -> Iterator[tuple[int, str, str]]:
-    """Every (sort key, member, details) of a board (changed since ``since``), for Redis."""
+def pg_entries(
+    ref: BoardRef, since: dt.datetime | None = None
+) -> Iterator[tuple[int, str, str, str]]:
+    """Every (sort key, member, details, alias) of a board (changed since ``since``)."""
     qs = ref.queryset().order_by()
     if since is not None:
         qs = qs.filter(**{"created_at__gte" if ref.is_daily else "updated_at__gte": since})
-    rows = qs.values_list("sort_key", ref.tie_field, *detail_fields(ref))
-    for key, tie, *details in rows.iterator(chunk_size=10_000):
-        yield key, ref.member(tie), info_of(ref, details)
+    rows = qs.values_list("sort_key", ref.tie_field, "player_id", *detail_fields(ref))
+    for key, tie, player_id, *details in rows.iterator(chunk_size=10_000):
+        yield key, ref.member(tie), info_of(ref, details), ref.alias(player_id)
 
 
 # --- Details ---------------------------------------------------------------------------------
@@ -325,15 +331,16 @@ def read(
     """One page of ``ref``: ``mode`` is first / after / before (a cursor's ``key``, ``member``)
     or around (``me``, ``size`` neighbours either side). ``players`` limits the board to
     those player ids (a group); such pages always come from PostgreSQL."""
-    if mode == "around":
-        member = my_member(ref, me) if me is not None else None
-        if member is None:
-            return Result(start=-1)
-    # One more entry than asked tells whether another page follows (never for `around`).
+    if mode == "around" and me is None:
+        return Result(start=-1)
+    # One more entry than asked tells whether another page follows (`around` asks for it
+    # after the neighbours itself).
     ask = size if mode == "around" else size + 1
     page, source = None, "postgres"
     if players is None and store.configured() and not _served_by_ranks(ref):
         try:
+            if mode == "around":
+                member = ref.alias(me) or ref.member(me)
             page = store.page(ref.redis_key, mode, ask, key, member)
             if page is None:
                 if ref.queryset().exists():  # never build keys for boards nobody played
@@ -343,6 +350,10 @@ def read(
         except store.StoreUnavailable as error:
             log.warning("leaderboard: Redis unavailable, answering from PostgreSQL: %s", error)
     if page is None:
+        if mode == "around":
+            member = my_member(ref, me)
+            if member is None:
+                return Result(start=-1)
         page = pg_page(ref, mode, ask, key, member, players)
     return _result(ref, mode, size, page, source)
 
@@ -437,8 +448,8 @@ def rebuild(ref: BoardRef) -> int:
     started = timezone.now()
     count = store.build(ref.redis_key, pg_entries(ref), ttl=ref.redis_ttl(started))
     batch: list[tuple[str, str, int, str]] = []
-    for key, member, info in pg_entries(ref, since=started - REBUILD_MARGIN):
-        batch.append((ref.redis_key, member, key, info))
+    for key, member, info, alias in pg_entries(ref, since=started - REBUILD_MARGIN):
+        batch.append((ref.redis_key, member, key, info, alias))
         if len(batch) >= 1000:
             store.push(batch)
             batch = []

@@ -148,11 +148,12 @@ def push_score(score: Score, totals: list[Total]) -> None:
             daily.member(score.play_id),
             score.sort_key,
             boards.info_of(daily, details),
+            daily.alias(score.player_id),
         )
     ]
     for ref, total in ((weekly, totals[0]), (alltime, totals[1])):
         info = boards.info_of(ref, (username, total.wins, total.points, total.plays))
-        items.append((ref.redis_key, ref.member(total.player_id), total.sort_key, info))
+        items.append((ref.redis_key, ref.member(total.player_id), total.sort_key, info, ""))
     try:
         missing = set(store.push(items))
     except store.StoreUnavailable as error:

@@ -12,8 +12,9 @@ exists (``ZADD … LT``, in one script), so they never create a partial board.
 
 Next to each sorted set, the hash ``<key>:info`` maps a member to its entry's details
 (``username|won|cards|moves|seconds|undos|finished_at`` or ``username|wins|points|plays``),
-so a page is one Redis round trip and no database query. A member whose details are missing
-is completed from PostgreSQL by the reader.
+so a page is one Redis round trip and no database query; on a daily board it also maps
+``@<player id>`` to the player's member, so ``around=me`` needs no query either. A member
+whose details are missing is completed from PostgreSQL by the reader.
 
 Every call here raises :class:`StoreUnavailable` when Redis is not configured or not
 answering; callers fall back to PostgreSQL.
@@ -83,7 +84,7 @@ _PUSH = """
 local missing = {}
 for i = 1, #KEYS / 2 do
   local key, info_key = KEYS[2 * i - 1], KEYS[2 * i]
-  local member, score, info = ARGV[3 * i - 2], ARGV[3 * i - 1], ARGV[3 * i]
+  local member, score, info, alias = ARGV[4 * i - 3], ARGV[4 * i - 2], ARGV[4 * i - 1], ARGV[4 * i]
   if redis.call('EXISTS', key) == 1 then
     local changed = redis.call('ZADD', key, 'LT', 'CH', score, member)
     if changed == 1 then
@@ -91,6 +92,7 @@ for i = 1, #KEYS / 2 do
     else
       redis.call('HSETNX', info_key, member, info)
     end
+    if alias ~= '' then redis.call('HSET', info_key, alias, member) end
   else
     table.insert(missing, key)
   end
@@ -103,8 +105,8 @@ return missing
 #   first  : the first `size` entries
 #   after  : the `size` entries after (score, member)
 #   before : the `size` entries before (score, member)
-#   around : (member), `size` entries before it and `size` + 1 after it (the last one only
-#            tells whether more follow)
+#   around : (member, or `@<player id>` on a daily board), `size` entries before it and
+#            `size` + 1 after it (the last one only tells whether more follow)
 # Returns false if the board is not built, else {start, mine, m1, s1, i1, m2, s2, i2, ...}:
 # start is the 0-based position of the first entry (-1 for `around` when the member is
 # absent), mine the position of `around`'s member (else -1), then each member, its score and
@@ -132,7 +134,12 @@ elseif mode == 'before' then
   start = math.max(0, stop - size + 1)
   if stop < 0 then return {0, -1} end
 else
-  local r = redis.call('ZRANK', key, ARGV[4])
+  local member = ARGV[4]
+  if string.sub(member, 1, 1) == '@' then
+    member = redis.call('HGET', KEYS[2], member)
+    if not member then return {-1, -1} end
+  end
+  local r = redis.call('ZRANK', key, member)
   if not r then return {-1, -1} end
   start, stop, mine = math.max(0, r - size), r + size + 1, r
 end
@@ -177,15 +184,16 @@ def _script(name: str, text: str):
     return entry[1]
 
 
-def push(items: Iterable[tuple[str, str, int, str]]) -> list[str]:
-    """Add (key, member, sort key, details) to each existing board; return the missing keys."""
+def push(items: Iterable[tuple[str, str, int, str, str]]) -> list[str]:
+    """Add (key, member, sort key, details, alias) to each existing board; return the keys
+    that are missing. ``alias`` (``@<player id>`` or "") names the member in the details."""
     items = list(items)
     if not items:
         return []
     try:
         argv: list[str] = []
-        for _, member, score, info in items:
-            argv += [member, str(score), info]
+        for _, member, score, info, alias in items:
+            argv += [member, str(score), info, alias]
         keys = [k for item in items for k in (item[0], info_key(item[0]))]
         return list(_script("push", _PUSH)(keys=keys, args=argv))
     except redis.RedisError as error:
@@ -216,8 +224,8 @@ def exists(key: str) -> bool:
 
 # Swap a complete rebuild in, atomically, only if the buffers still hold every entry.
 _FINISH_BUILD = """
-local count = tonumber(ARGV[1])
-if redis.call('ZCARD', KEYS[1]) ~= count or redis.call('HLEN', KEYS[2]) ~= count then
+local count, fields = tonumber(ARGV[1]), tonumber(ARGV[3])
+if redis.call('ZCARD', KEYS[1]) ~= count or redis.call('HLEN', KEYS[2]) ~= fields then
   redis.call('DEL', KEYS[1], KEYS[2])
   return 0
 end
@@ -238,10 +246,13 @@ return 1
 
 
 def build(
-    key: str, entries: Iterable[tuple[int, str, str]], ttl: int = 0, batch: int = 10_000
+    key: str,
+    entries: Iterable[tuple[int, str, str, str]],
+    ttl: int = 0,
+    batch: int = 10_000,
 ) -> int:
-    """Replace the board ``key`` with ``entries`` (sort key, member, details) atomically;
-    return the count. ``ttl`` (seconds, 0 = none) lets boards of the past expire.
+    """Replace the board ``key`` with ``entries`` (sort key, member, details, alias)
+    atomically; return the count. ``ttl`` (seconds, 0 = none) lets boards of the past expire.
 
     The entries go to buffer keys first; one script then checks that the buffers still hold
     every entry (a FLUSHDB may have hit them), adds the sentinel and renames both into
@@ -261,18 +272,21 @@ def build(
             pipe.hset(tmp_info, mapping=infos)
             pipe.execute()
 
-        for score, member, info in entries:
+        fields = 0
+        for score, member, info, alias in entries:
             scores[member] = score
             infos[member] = info
+            if alias:
+                infos[alias] = member
             if len(scores) >= batch:
                 flush()
-                count += len(scores)
+                count, fields = count + len(scores), fields + len(infos)
                 scores, infos = {}, {}
         if scores:
             flush()
-            count += len(scores)
+            count, fields = count + len(scores), fields + len(infos)
         done = _script("finish", _FINISH_BUILD)(
-            keys=[tmp, tmp_info, key, info_key(key)], args=[count, int(ttl)]
+            keys=[tmp, tmp_info, key, info_key(key)], args=[count, int(ttl), fields]
         )
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error
