@@ -12,9 +12,8 @@ cheaper than the engine's immutable ``State``; the engine is the judge: every so
 translated to API moves and replayed with :func:`games.engine.replay` before it is
 returned, and a solution that does not end in ``won`` raises :class:`SolverBug`.
 
-1. **First solution**: depth-first search with move ordering (foundation moves, moves that
-   turn a face-down card or empty a column, builds, waste and cell moves, moves into
-   spaces and cells, the deal last) and a transposition set of position keys.  DFS with a
+1. **First solution**: depth-first search (an explicit stack, no recursion limit) with
+   move ordering (below) and a transposition set of position keys.  DFS with a
    visited set over a finite graph finds a path to a won position whenever one is
    reachable, so an exhausted search is a proof of ``unwinnable``.
 2. **Shortening** (``shorten=True``): branch and bound from the start, looking only for
@@ -43,13 +42,18 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   a run of the same kind (top part, or all face-up cards of a column that now lacks ``c``);
   cells, spaces and hence supermove capacities only grow; a column that held only ``c``
   is a space that no move of ``W`` needed; a card under ``c`` that turns face up earlier
-  only adds options, since in ``W`` nothing could have moved as a run through ``c``.  The
+  only adds options, since in ``W`` nothing could have moved as a run through ``c`` (and
+  a waste card under ``c`` becomes playable earlier, likewise only an option more).  The
   same foundation sequence follows, one move per card, so the simulated win is no longer
   (auto-play also keeps the shortening exact).  **Exception**: in ``easthaven`` proper a
   deal is refused while a King could fill a space; removing ``c`` can make a space (a
   column of ``c`` alone), turn up a King, or join two cards into a King-headed run across
-  the gap after later deals, and so forbid a deal that ``W`` made.  There, auto-play
-  waits until the stock is empty (then no deal remains for the rule to refuse).
+  the gap after later deals, and so forbid a deal that ``W`` made.  There auto-play waits
+  until the rule can never refuse a deal again: the stock is empty, or every King is on
+  its foundation or at the bottom of a column with none left in the stock (a King moves
+  only to a space or a foundation, so none can ever lie on another card again, in ``W``
+  or in the simulation; from then on the preset plays like ``easthaven-open`` with
+  King-only spaces, and the proof above applies).
 * **Transposition table.**  Positions are keyed by everything that decides the future:
   foundations, cells, stock position (the stock is a fixed sequence, so the number of
   cards dealt identifies it), waste, columns with their face-down counts.  Revisiting a
@@ -70,7 +74,16 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
 
 Nothing else is cut: no move is forbidden as "dominated" beyond the above, so the
 comparison with ``pruning=False`` (plain DFS over exact positions, ``tests/solver``)
-checks exactly these rules.
+checks exactly these rules.  (The generator also skips moves that are impossible rather
+than pruned, e.g. in same-suit presets with King-only spaces a middle part of a run sits
+on the only card it fits and is no King, so only its top card and the whole run can go
+anywhere; ``tests/solver/test_generator.py`` checks the generator against the engine's
+``legal_moves``, exactly with pruning off and as a subset with pruning on.)
+
+Move order (heuristic only, never soundness): foundation moves; moves that turn a
+face-down card; cell and waste cards onto columns; moves that empty a column or lift a
+card off one it does not fit; the deal (irreversible progress, so before the shuffles);
+moves of runs off cards they fit; moves into spaces; moves into cells.
 """
 
 from __future__ import annotations

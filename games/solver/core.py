@@ -339,7 +339,7 @@ class Search:
             info = cache.get(ck)
             if info is None:
                 info = self._column_info(col, down[i])
-                if len(cache) > 2_000_000:
+                if len(cache) > 300_000:
                     cache.clear()
                 cache[ck] = info
             top = col[-1]

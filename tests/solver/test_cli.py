@@ -74,7 +74,7 @@ def test_one_deck_and_options(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     run(
         ["--preset", "seahaven", "--options", "classic_supermove", "--deck", deck,
-         "--out", str(target), "--budget", "20", "--no-progress"],
+         "--out", str(target), "--budget", "3", "--no-progress"],
         stdout=out,
         stderr=err,
     )  # fmt: skip
