@@ -224,8 +224,9 @@ def run(args: argparse.Namespace, scratch: str) -> None:
             p99 = percentile(via_sql, 99) / percentile(via_redis, 99)
             print(f"{kind}: SQL / Redis = {p50:.0f}x at p50, {p99:.0f}x at p99")
     finally:
+        settings.REDIS_URL = redis_url
         try:
-            store.client().delete(ref.redis_key)
+            store.client().delete(ref.redis_key, store.info_key(ref.redis_key))
         except Exception as error:
             print(f"could not delete {ref.redis_key}: {error}")
 

@@ -137,13 +137,19 @@ class Result:
 # --- PostgreSQL ------------------------------------------------------------------------------
 
 
-def _before_q(ref: BoardRef, key: int, tie: Any, inclusive: bool = False) -> Q:
-    op = "lte" if inclusive else "lt"
-    return Q(sort_key__lt=key) | Q(sort_key=key, **{f"{ref.tie_field}__{op}": tie})
+def _before_q(ref: BoardRef, key: int, tie: Any) -> Q:
+    """Rows before (key, tie). The redundant ``sort_key <= key`` is the index range bound:
+    without it PostgreSQL cannot use the (…, sort_key, tie) index for the OR."""
+    return Q(sort_key__lte=key) & (
+        Q(sort_key__lt=key) | Q(sort_key=key, **{f"{ref.tie_field}__lt": tie})
+    )
 
 
 def _after_q(ref: BoardRef, key: int, tie: Any) -> Q:
-    return Q(sort_key__gt=key) | Q(sort_key=key, **{f"{ref.tie_field}__gt": tie})
+    """Rows after (key, tie), bounded the same way."""
+    return Q(sort_key__gte=key) & (
+        Q(sort_key__gt=key) | Q(sort_key=key, **{f"{ref.tie_field}__gt": tie})
+    )
 
 
 def _frozen(ref: BoardRef, players: Any) -> bool:
