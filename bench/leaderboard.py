@@ -129,13 +129,13 @@ def run(args: argparse.Namespace, scratch: str) -> None:
             cards = 52 if won else rng.randint(0, 51)
             moves = rng.randint(52, 400) if won else rng.randint(0, 400)
             seconds = round(rng.uniform(30, 3600), 3)
-            finished = start + dt.timedelta(seconds=rng.uniform(60, 86_000))
+            finished = start + dt.timedelta(seconds=rng.uniform(60, 45_000))  # before now
             key = ranking.daily_key(ranking.Result(won, cards, moves, seconds, finished, DAY))
             buf.write(
                 f"{uuid.UUID(int=rng.getrandbits(128), version=4)}\t{first_id + i}\teasthaven\t"
                 f"easthaven\t{DAY}\t2026-W48\t{'t' if won else 'f'}\t{cards}\t{moves}\t"
                 f"{seconds}\t0\t{finished.isoformat()}\t{key}\t{ranking.points(won, cards)}\t"
-                f"\\N\t{now}\n"
+                f"\\N\t{finished.isoformat()}\n"
             )
         buf.seek(0)
         with cur.copy(
@@ -153,7 +153,15 @@ def run(args: argparse.Namespace, scratch: str) -> None:
 
     try:
         t0 = time.perf_counter()
-        built = boards.rebuild(ref)
+        if args.profile:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile()
+            built = profiler.runcall(boards.rebuild, ref)
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+        else:
+            built = boards.rebuild(ref)
         build_seconds = time.perf_counter() - t0
         memory = store.client().memory_usage(ref.redis_key) or 0
         print(
@@ -226,7 +234,7 @@ def run(args: argparse.Namespace, scratch: str) -> None:
     finally:
         settings.REDIS_URL = redis_url
         try:
-            store.client().delete(ref.redis_key, store.info_key(ref.redis_key))
+            store.client().unlink(ref.redis_key, store.info_key(ref.redis_key))
         except Exception as error:
             print(f"could not delete {ref.redis_key}: {error}")
 

@@ -226,15 +226,13 @@ def exists(key: str) -> bool:
 _FINISH_BUILD = """
 local count, fields = tonumber(ARGV[1]), tonumber(ARGV[3])
 if redis.call('ZCARD', KEYS[1]) ~= count or redis.call('HLEN', KEYS[2]) ~= fields then
-  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('UNLINK', KEYS[1], KEYS[2])
   return 0
 end
 redis.call('ZADD', KEYS[1], 'inf', '~')
-if count > 0 then
-  redis.call('RENAME', KEYS[2], KEYS[4])
-else
-  redis.call('DEL', KEYS[4])
-end
+-- UNLINK frees the old board in the background; RENAME over it would free it inline.
+redis.call('UNLINK', KEYS[3], KEYS[4])
+if count > 0 then redis.call('RENAME', KEYS[2], KEYS[4]) end
 redis.call('RENAME', KEYS[1], KEYS[3])
 local ttl = tonumber(ARGV[2])
 if ttl > 0 then
@@ -262,7 +260,7 @@ def build(
     tmp, tmp_info = f"{key}:build", f"{key}:info:build"
     count = 0
     try:
-        conn.delete(tmp, tmp_info)
+        conn.unlink(tmp, tmp_info)
         scores: dict[str, int] = {}
         infos: dict[str, str] = {}
 
@@ -316,7 +314,7 @@ def delete_all() -> int:
     removed = 0
     try:
         for key in conn.scan_iter(match=f"{prefix()}*", count=1000):
-            removed += conn.delete(key)
+            removed += conn.unlink(key)
     except redis.RedisError as error:
         raise StoreUnavailable(str(error)) from error
     return removed
