@@ -62,7 +62,7 @@ def record_play(play: Play) -> Score | None:
     )
     with transaction.atomic():
         # One player's results are recorded one at a time, so their totals never race.
-        get_user_model().objects.select_for_update().filter(pk=play.player_id).exists()
+        list(get_user_model().objects.select_for_update().filter(pk=play.player_id).values("pk"))
         existing = Score.objects.filter(play_id=play.pk).first()
         if existing is not None:
             return existing
