@@ -20,14 +20,20 @@ verdicts (``Deal.attempts``, each with the pass that judged it).
 1. **Screening**: each candidate gets ``DAILY_SCREEN_NODES`` (50 000) solver positions, no
    shortening, capped by ``SOLVER_BUDGET_SECONDS``.  Easthaven candidates are mostly
    undecided or unwinnable, and an undecided one burns the whole time budget; the winnable
-   ones we sampled had their first solution within 40 000 positions (one to three seconds),
-   so screening makes a day several times cheaper (``bench/README.md``).  Being a node budget, its
-   answer does not depend on the machine's speed or load, so the same secret picks the same
-   candidate everywhere (as long as the time cap is not what stops a screen).
+   ones we sampled mostly had their first solution within 40 000 positions (one to three
+   seconds), so screening makes a typical day several times cheaper (``bench/README.md``).
+   Being a node budget, its answer does not depend on the machine's speed or load, so the
+   same secret picks the same candidate everywhere (as long as the time cap is not what
+   stops a screen).  The cap, ``DAILY_MAX_ATTEMPTS`` (50), is counted in screening work:
+   screening stops once it has spent 50 × 50 000 positions, a candidate left undecided
+   counting a whole 50 000 and one proven unwinnable the positions it took, and after
+   20 × 50 = 1000 candidates in any case.  (Easthaven by suit proves most candidates
+   unwinnable in a few hundred positions: on 2026-11-30 the first 74 all were, 0.6 s in
+   all; a plain cap of 50 would have stored an "unknown" that is very likely unwinnable.)
 2. The first candidate screened ``winnable`` is solved again with the settings' budgets
    (``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``) and shortening, for its par.
-3. If no candidate of the ``DAILY_MAX_ATTEMPTS`` (50) screens as winnable, the ones screening
-   left ``unknown`` get a full solve each, in order; the first winnable one is stored.
+3. If screening finds nothing winnable, the candidates it left ``unknown`` (at most 50) get a
+   full solve each, in order; the first winnable one is stored.
 4. Otherwise the outcome is stored explicitly: the earliest candidate the solver could not
    decide, with verdict ``unknown`` (or, if every candidate was proven unwinnable, the next
    untried one, also ``unknown``), and an error is logged.  A proven-unwinnable deck is
@@ -92,6 +98,8 @@ DEFAULT_MAX_ATTEMPTS = 50
 MIN_SOLVE_SECONDS = 0.05
 #: Positions (solver nodes) a candidate gets in the screening pass.
 DEFAULT_SCREEN_NODES = 50_000
+#: Candidates proven unwinnable cheaply count for less: at most this many per attempt.
+CANDIDATES_PER_ATTEMPT = 20
 LOCK_POLL_SECONDS = 0.1
 
 
@@ -271,14 +279,23 @@ def _search(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]
     search = _Search(day, preset, deadline)
     cap = max_attempts()
     out_of_time = False
-    # Pass 1: screen candidates in order with a small, machine-independent node budget.
-    for attempt in range(cap):
+    # Pass 1: screen candidates in order with a small, machine-independent node budget,
+    # until the screening has spent ``cap`` candidates' worth of positions.
+    per_screen = screen_nodes()
+    spent = 0
+    for attempt in range(cap * CANDIDATES_PER_ATTEMPT):
+        if spent >= cap * per_screen:
+            break
         result = search.solve(attempt, "screen")
         if result is None and attempt not in search.tried:
             out_of_time = True
             break
         if result is not None and result.verdict == Verdict.WINNABLE:
             return search.winner(attempt, result)
+        if result is not None and result.verdict == Verdict.UNWINNABLE:
+            spent += min(int(result.nodes or 0), per_screen)
+        else:  # undecided or failed: the whole screening budget counts
+            spent += per_screen
     # Pass 2: the candidates screening could not decide, with the full budget, in order.
     if not out_of_time:
         for attempt in sorted(search.tried):
@@ -309,7 +326,7 @@ def _search(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]
     else:
         log.error(
             "daily %s %s: no winnable deal in %d candidates; storing candidate %d as unknown",
-            preset, day, cap, chosen,
+            preset, day, len(search.tried), chosen,
         )  # fmt: skip
     return search.fields(chosen, Verdict.UNKNOWN, [], nodes, seconds)
 

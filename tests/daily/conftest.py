@@ -73,7 +73,9 @@ class FakeSolver:
         if self.sleep:
             time.sleep(min(self.sleep, time_budget))
         moves = [{"type": "deal"}] * (7 if shorten else 9) if verdict == "winnable" else []
-        return FakeResult(verdict, moves)
+        # an undecided solve spent its whole node budget; a proof or a win, a few positions
+        nodes = (node_budget or 10**6) if verdict == "unknown" else 10
+        return FakeResult(verdict, moves, nodes=nodes)
 
     def decks(self, preset: str, stage: str | None = None) -> list[tuple[int, ...]]:
         return [

@@ -50,15 +50,17 @@ def test_workers_give_every_solve_the_settings_time_budget(db, fake_solver, sett
 
 def test_screening_unknowns_get_a_full_solve_when_nothing_else_wins(db, fake_solver, settings):
     settings.DAILY_MAX_ATTEMPTS = 4
-    fake_solver.screen["westcliff"] = ["unknown", "unwinnable", "unknown", "unwinnable"]
+    fake_solver.screen["westcliff"] = ["unknown", "unwinnable", "unknown", "unknown"]
     fake_solver.full["westcliff"] = ["unwinnable", "winnable"]
     deal = daily.prepare_deal(DAY, "westcliff")
     assert deal.verdict == "winnable"
     assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "westcliff", 2))
+    # screening stopped once four undecided candidates' worth of positions were spent
     assert [(a["attempt"], a["verdict"], a["pass"]) for a in deal.attempts] == [
         (0, "unwinnable", "full"),
         (1, "unwinnable", "screen"),
-        (3, "unwinnable", "screen"),
+        (3, "unknown", "screen"),
+        (4, "unknown", "screen"),
     ]
 
 
@@ -101,29 +103,34 @@ def test_an_insert_that_loses_the_race_returns_the_stored_row(db, fake_solver):
 
 def test_no_winnable_candidate_in_the_cap_is_stored_as_unknown(db, fake_solver, settings, caplog):
     settings.DAILY_MAX_ATTEMPTS = 5
-    fake_solver.screen["easthaven"] = [
-        "unwinnable",
-        "unknown",
-        "unwinnable",
-        "unknown",
-        "unwinnable",
-    ]
+    fake_solver.screen["easthaven"] = ["unwinnable", "unknown", "unwinnable", "unknown"]
     deal = daily.prepare_deal(DAY, "easthaven")
     assert deal.verdict == "unknown" and deal.par is None and deal.solution == []
     # the earliest undecided candidate: never a deck proven unwinnable
     assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "easthaven", 1))
-    assert [a["attempt"] for a in deal.attempts] == [0, 2, 3, 4]
-    assert len(fake_solver.calls) == 5 + 2  # five screened, the two unknowns solved in full
-    assert "no winnable deal in 5 candidates" in caplog.text
+    # five undecided screens spend the cap; the two cheap proofs hardly count
+    assert [a["attempt"] for a in deal.attempts] == [0, 2, 3, 4, 5, 6]
+    assert len(fake_solver.calls) == 7 + 5  # seven screened, the five unknowns in full
+    assert "no winnable deal in 7 candidates" in caplog.text
 
 
 def test_all_candidates_unwinnable_stores_the_next_one_as_unknown(db, fake_solver, settings):
+    """Cheap proofs count for little, but 20 × the cap candidates is the end in any case."""
     settings.DAILY_MAX_ATTEMPTS = 3
     fake_solver.screen["easthaven-suit"] = ["unwinnable"]
     deal = daily.prepare_deal(DAY, "easthaven-suit")
     assert deal.verdict == "unknown"
-    assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "easthaven-suit", 3))
-    assert [a["verdict"] for a in deal.attempts] == ["unwinnable"] * 3
+    assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "easthaven-suit", 60))
+    assert [a["verdict"] for a in deal.attempts] == ["unwinnable"] * 60
+
+
+def test_cheap_proofs_let_the_search_go_past_the_cap(db, fake_solver, settings):
+    settings.DAILY_MAX_ATTEMPTS = 3
+    fake_solver.screen["easthaven-suit"] = ["unwinnable"] * 40 + ["winnable"]
+    deal = daily.prepare_deal(DAY, "easthaven-suit")
+    assert deal.verdict == "winnable"
+    assert deal.deck == engine.format_deck(daily.candidate_deck(DAY, "easthaven-suit", 40))
+    assert len(deal.attempts) == 40
 
 
 def test_get_or_prepare_day_returns_the_six_in_presets_order(db, fake_solver):
