@@ -181,40 +181,37 @@ def run(args: argparse.Namespace, scratch: str) -> None:
                 for key, pid, player in rng.sample(members, count)
             ]
 
-        def timed(kind: str, picks) -> list[float]:
-            out = []
+        def timed_pair(picks) -> tuple[list[float], list[float]]:
+            """Page and around reads, alternating, so both see the same machine load."""
+            pages, arounds = [], []
             for key, member, player in picks:
                 t = time.perf_counter()
-                if kind == "page":
-                    result = boards.read(ref, "after", 50, key=key, member=member)
-                else:
-                    result = boards.read(ref, "around", 5, me=player)
-                out.append((time.perf_counter() - t) * 1000)
-                assert result.entries or kind == "page"
-            return out
+                boards.read(ref, "after", 50, key=key, member=member)
+                pages.append((time.perf_counter() - t) * 1000)
+                t = time.perf_counter()
+                result = boards.read(ref, "around", 5, me=player)
+                arounds.append((time.perf_counter() - t) * 1000)
+                assert result.entries
+            return pages, arounds
 
-        if args.profile:
-            import cProfile
-            import pstats
-
-            profiler = cProfile.Profile()
-            profiler.enable()
-            timed("page", sample(200))
-            profiler.disable()
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
-
-        figures = {}
-        for kind in ("page", "around"):
-            settings.REDIS_URL = redis_url
-            timed(kind, sample(50))  # warm up
-            via_redis = timed(kind, sample(args.samples))
-            assert boards.read(ref, "first", 1).source == "redis"
-            settings.REDIS_URL = ""
-            timed(kind, sample(5))
-            via_sql = timed(kind, sample(args.sql_samples))
-            assert boards.read(ref, "first", 1).source == "postgres"
-            settings.REDIS_URL = redis_url
-            figures[kind] = (via_redis, via_sql)
+        loads = [os.getloadavg()[0]]
+        settings.REDIS_URL = redis_url
+        timed_pair(sample(50))  # warm up
+        redis_pages, redis_arounds = timed_pair(sample(args.samples))
+        assert boards.read(ref, "first", 1).source == "redis"
+        loads.append(os.getloadavg()[0])
+        settings.REDIS_URL = ""
+        timed_pair(sample(3))
+        sql_pages, sql_arounds = timed_pair(sample(args.sql_samples))
+        assert boards.read(ref, "first", 1).source == "postgres"
+        settings.REDIS_URL = redis_url
+        loads.append(os.getloadavg()[0])
+        figures = {"page": (redis_pages, sql_pages), "around": (redis_arounds, sql_arounds)}
+        info_memory = store.client().memory_usage(store.info_key(ref.redis_key)) or 0
+        print(
+            f"details hash: {info_memory / 2**20:.0f} MiB; load average (1 min) during the "
+            f"reads: {', '.join(f'{x:.1f}' for x in loads)}"
+        )
 
         print()
         print(f"| read ({n} scores) | path | samples | p50 ms | p99 ms |")
