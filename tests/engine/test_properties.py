@@ -147,7 +147,7 @@ def test_random_play_invariants(variant, deck_seed, play_seed):
             assert status(state) == "playing"
 
 
-@PROPS
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant=variants, deck_seed=seeds, play_seed=seeds)
 def test_every_legal_move_is_listed(variant, deck_seed, play_seed):
     """Brute force: every (from, to, count) that applies is in legal_moves, and vice versa."""
@@ -155,7 +155,7 @@ def test_every_legal_move_is_listed(variant, deck_seed, play_seed):
     rules = get_rules(preset, options)
     rnd = random.Random(play_seed)
     for step, (state, moves, _) in enumerate(playout(rules, deck_from_seed(deck_seed), rnd)):
-        if step % 7:
+        if step % 9:
             continue
         longest = max([len(c) for c in state.cols] + [1])
         applies = set()
