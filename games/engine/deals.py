@@ -15,7 +15,14 @@ A deck is a tuple of the 52 cards, ``deck[0]`` dealt first (RULES.md, "The deal"
   deal mode, i.e. PySolFC's own shuffle (the Microsoft-compatible generator up to 32000,
   Mersenne Twister above).  PySolFC deals from that list in the same order as RULES.md lays
   cards out (row by row from ``t0``; for Seahaven Towers the last two cards to ``c1`` and
-  ``c2``), so ``pysol_deal=N`` shows the tableau of PySolFC's game N.
+  ``c2``), so ``pysol_deal=N`` shows the tableau of PySolFC's game N.  The PySolFC games
+  are Easthaven (the Easthaven presets: two rows face down, one face up, then rows dealt
+  from the talon in the same order), Westcliff (``westcliff``) and Eastcliff
+  (``westcliff-classic``, its seven-column form) and Seahaven Towers (``seahaven``; checked
+  card for card against ``pysol-cards``' rendering in the tests).  One difference: PySolFC's
+  Westcliff and Eastcliff turn the first stock card onto the waste as part of the deal;
+  here that card stays the next stock card and the player's first ``deal`` turns it, so the
+  waste starts empty as RULES.md says.
 """
 
 from __future__ import annotations
