@@ -38,7 +38,8 @@ verdicts (``Deal.attempts``, each with the pass that judged it).
    decide, with verdict ``unknown`` (or, if every candidate was proven unwinnable, the next
    untried one, also ``unknown``), and an error is logged.  A proven-unwinnable deck is
    never a daily deal.  A candidate on which the solver raises is logged, recorded as
-   ``error`` and skipped.
+   ``error`` and skipped; if it raised on every candidate, nothing is stored
+   (:class:`SolverFailed`: a broken deploy must not fill days with undecided deals).
 
 Exactly once, even with many workers
 ------------------------------------
@@ -105,6 +106,11 @@ LOCK_POLL_SECONDS = 0.1
 
 class DealLocked(Exception):
     """Another process holds the (day, preset) lock and did not release it in time."""
+
+
+class SolverFailed(RuntimeError):
+    """The solver raised on every candidate tried: nothing is stored (a broken deploy must
+    not fill days with undecided deals); the task fails and the next beat tries again."""
 
 
 # --- Candidates ------------------------------------------------------------------------------
@@ -311,6 +317,8 @@ def _search(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]
                     attempt, Verdict.WINNABLE, list(result.moves), result.nodes, result.seconds
                 )
     # Nothing winnable: say so, and never store a deck proven unwinnable.
+    if search.tried and all(a["verdict"] == "error" for a in search.tried.values()):
+        raise SolverFailed(f"the solver failed on every candidate of daily {preset} {day}")
     undecided = [n for n in sorted(search.tried) if search.tried[n]["verdict"] == Verdict.UNKNOWN]
     if undecided:
         chosen = undecided[0]
@@ -450,4 +458,6 @@ def get_or_prepare_day(day: dt.date, time_budget: float | None = None) -> list[D
                 stored[preset] = prepare_deal(day, preset, time_budget=share, lock_timeout=share)
             except DealLocked:
                 log.warning("daily %s %s: still being prepared by a worker", preset, day)
+            except SolverFailed:
+                log.exception("daily %s %s: not prepared on demand", preset, day)
     return [stored[preset] for preset in engine.PRESETS if preset in stored]

@@ -101,6 +101,19 @@ def test_an_insert_that_loses_the_race_returns_the_stored_row(db, fake_solver):
     assert not created and deal.pk == winner.pk and deal.deck == winner.deck
 
 
+def test_a_solver_that_always_fails_stores_nothing(db, settings, monkeypatch):
+    settings.DAILY_MAX_ATTEMPTS = 2
+
+    def broken(*args):
+        raise ImportError("no solver")
+
+    monkeypatch.setattr(daily, "_solve", broken)
+    with pytest.raises(daily.SolverFailed):
+        daily.prepare_deal(DAY, "seahaven")
+    assert not Deal.objects.filter(date=DAY).exists()
+    assert daily.get_or_prepare_day(DAY, time_budget=1.0) == []  # on demand: logged, left out
+
+
 def test_no_winnable_candidate_in_the_cap_is_stored_as_unknown(db, fake_solver, settings, caplog):
     settings.DAILY_MAX_ATTEMPTS = 5
     fake_solver.screen["easthaven"] = ["unwinnable", "unknown", "unwinnable", "unknown"]
