@@ -9,9 +9,13 @@ No work is lost:
 
 * ``acks_late``: a task's message is acknowledged only when it finished, so a worker that
   dies mid-solve leaves the message unacknowledged and Redis hands it to another worker
-  after the broker's ``visibility_timeout`` (Redis default: one hour, longer than a whole
-  search of 50 candidates × the solver budget); ``reject_on_worker_lost`` requeues it at once
-  when a prefork child is killed.
+  after the broker's ``visibility_timeout`` (Redis default: one hour, longer than the
+  longest search: screening at most 50 × 50 000 positions, then at most 50 full solves of
+  ``SOLVER_BUDGET_SECONDS``); ``reject_on_worker_lost`` requeues it at once when a prefork
+  child is killed.  A task that outlives the timeout is redelivered while still running;
+  the copy finds the lock held, retries later and then finds the deal stored.
+* If the solver fails on every candidate (``SolverFailed``) nothing is stored and the task
+  fails; the next hourly beat queues the (day, preset) again.
 * Database and broker hiccups are retried with exponential backoff and jitter.
 * A (day, preset) being solved by another worker is not solved again: the task waits briefly
   for the lock, then retries later (the other worker will usually have stored it by then).
