@@ -120,9 +120,9 @@ def test_pruning_off_gives_the_same_verdicts(item):
         positions += [mini_deal(rules, rng, suits=2) for _ in range(6)]
     verdicts = []
     for state in positions:
-        pruned = solve_state(state, time_budget=None, node_budget=8_000, shorten=False)
+        pruned = solve_state(state, time_budget=None, node_budget=5_000, shorten=False)
         plain = solve_state(
-            state, time_budget=None, node_budget=8_000, shorten=False, pruning=False
+            state, time_budget=None, node_budget=5_000, shorten=False, pruning=False
         )
         if "unknown" in (pruned.verdict, plain.verdict):
             continue
