@@ -16,7 +16,10 @@ returned, and a solution that does not end in ``won`` raises :class:`SolverBug`.
    move ordering (below) and a transposition set of position keys.  DFS with a
    visited set over a finite graph finds a path to a won position whenever one is
    reachable, so an exhausted search is a proof of ``unwinnable``.
-2. **Shortening** (``shorten=True``): branch and bound from the start, looking only for
+2. **Shortening** (``shorten=True``): first :mod:`.splice` cuts the first win's cycles and
+   takes its one-move shortcuts (exact and cheap: DFS wins wander, and a bound of
+   thousands of moves leaves branch and bound nothing to cut); then branch and bound
+   from the start, looking only for
    wins shorter than the best so far.  A position is cut when ``g + h > bound`` with the
    admissible ``h`` = cards not yet on the foundations + deals still to make (every card
    needs exactly one foundation move and the stock must be dealt out to win), or when it
@@ -93,7 +96,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .core import CELL0, DEAL, INF, WASTE, OutOfBudget, Search
+from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
+from .splice import splice_api
 
 WINNABLE = "winnable"
 UNWINNABLE = "unwinnable"
@@ -155,6 +159,24 @@ def to_api(path: Sequence[tuple[int, int, int]]) -> list[dict[str, Any]]:
         else:
             out.append({"type": "move", "from": _pile(src), "to": _pile(dst), "count": cnt})
     return out
+
+
+_PILE_IDS = {
+    **{f"t{i}": i for i in range(10)},
+    **{f"c{k}": CELL0 + k for k in range(4)},
+    "w": WASTE,
+    "f": FOUND,
+}
+
+
+def from_api(moves: Sequence[dict[str, Any]]) -> list[tuple[int, int, int]]:
+    """The API's move dicts → internal moves (inverse of :func:`to_api`)."""
+    return [
+        (DEAL, DEAL, 0)
+        if m["type"] == "deal"
+        else (_PILE_IDS[m["from"]], _PILE_IDS[m["to"]], m["count"])
+        for m in moves
+    ]
 
 
 def verify(state, moves: list[dict[str, Any]]) -> None:
@@ -234,7 +256,10 @@ def solve_state(
         if share is None:
             share = 0.5 * time_budget if time_budget is not None else 60.0
         end = min(deadline, now + share)
-        if end > now:
+        # Cutting cycles is linear and always done, even with no budget left (a first win
+        # can wander for thousands of moves); shortcuts and branch and bound use the budget.
+        path = from_api(splice_api(state, to_api(path), end))
+        if end > time.perf_counter():
             path, optimal = search.shorten(path, node_limit, end)
     moves = to_api(path)
     verify(state, moves)
