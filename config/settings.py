@@ -172,6 +172,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.maintenance.purge_idempotency_keys",
         "schedule": crontab(minute=35),  # every hour, at :35
     },
+    # Freeze yesterday's boards (ranks stored in PostgreSQL) soon after UTC midnight;
+    # hourly so a missed run is caught up, and freezing a frozen day is a no-op.
+    "freeze-yesterdays-boards": {
+        "task": "leaderboard.tasks.freeze_yesterday",
+        "schedule": crontab(minute=10),
+    },
 }
 
 # --- Game service knobs ---------------------------------------------------------------------
