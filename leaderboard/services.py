@@ -23,15 +23,12 @@ from django.utils import timezone
 from games import engine
 from games.models import Play, PlayStatus
 from games.problems import Problem
+from games.services import utc_today  # re-exported: boards and views call services.utc_today()
 
 from . import boards, ranking, store
 from .models import ALL_TIME, FrozenDay, Group, Membership, Score, Total
 
 log = logging.getLogger(__name__)
-
-
-def utc_today() -> dt.date:
-    return timezone.now().astimezone(dt.UTC).date()
 
 
 # --- Scores ----------------------------------------------------------------------------------

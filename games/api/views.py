@@ -6,7 +6,6 @@ a play's stored state except through ``services.visible_state`` (via the seriali
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
 
 from django.contrib.auth import get_user_model
@@ -32,6 +31,7 @@ from .. import engine, services
 from ..idempotency import idempotent
 from ..models import Play
 from ..problems import PROBLEM_CONTENT_TYPE, Problem
+from .params import parse_day
 from .serializers import (
     CredentialsSerializer,
     DailyDealSerializer,
@@ -165,15 +165,6 @@ class PresetsView(APIView):
         return Response({"presets": presets})
 
 
-def _parse_day(text: str) -> dt.date:
-    if text == "today":
-        return services.utc_today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise Problem(400, "invalid_date", "a date is YYYY-MM-DD (UTC) or 'today'") from None
-
-
 class DailyView(APIView):
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
@@ -209,7 +200,7 @@ class DailyView(APIView):
     def get(self, request: Request, date: str) -> Response:
         """The daily deals of a UTC date: id, verdict and par per preset. A past day adds
         each deck and par solution; today's deck is never shown; future dates are 404."""
-        day = _parse_day(date)
+        day = parse_day(date, services.utc_today())
         today = services.utc_today()
         if day > today:
             raise Problem(404, "not_found", f"the daily deals of {day} are not out yet")

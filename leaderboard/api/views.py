@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import datetime as dt
 import json
 from typing import Any
 
@@ -25,6 +24,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from games import engine
+from games.api.params import parse_day
 from games.api.serializers import ProblemSerializer
 from games.problems import PROBLEM_CONTENT_TYPE, Problem
 
@@ -83,15 +83,6 @@ def _rules(preset: str, request: Request) -> engine.Rules:
         return engine.get_rules(preset, dict.fromkeys(names, True))
     except engine.RulesError as error:
         raise Problem(400, "invalid_option", error.detail) from None
-
-
-def _parse_day(text: str) -> dt.date:
-    if text == "today":
-        return services.utc_today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise Problem(400, "invalid_date", "a date is YYYY-MM-DD (UTC) or 'today'") from None
 
 
 def _parse_week(text: str) -> str:
@@ -238,7 +229,7 @@ class DailyBoardView(BoardView):
         fewer moves, less time, earlier finish; the rest by more foundation cards, fewer
         moves, earlier finish; exact ties by play id. A past day is frozen on first read."""
         rules = _rules(preset, request)
-        day = _parse_day(date)
+        day = parse_day(date, services.utc_today())
         today = services.utc_today()
         if day > today:
             raise Problem(404, "board_not_available", f"the day {day} has not started (UTC)")
