@@ -338,9 +338,7 @@ def _check_run(state: State, i: int, count: int) -> None:
     length = run_length(col, state.down[i], _FITS[rules.build])
     if count > length:
         how = "in alternate colours" if rules.build == ALTERNATE else "in suit"
-        raise IllegalMove(
-            "not_a_run", f"the top {count} cards of t{i} are not a run down {how}"
-        )
+        raise IllegalMove("not_a_run", f"the top {count} cards of t{i} are not a run down {how}")
     if rules.runs != RUNS_SUPERMOVE and not rules.partial_runs and count != up:
         raise IllegalMove(
             "partial_run", "only the top card or all face-up cards may move (no partial runs)"
@@ -349,9 +347,7 @@ def _check_run(state: State, i: int, count: int) -> None:
 
 def _check_build(rules: Rules, below: int, above: int) -> None:
     if RANK[above] != RANK[below] - 1:
-        raise IllegalMove(
-            "not_descending", f"{NAMES[above]} is not one rank below {NAMES[below]}"
-        )
+        raise IllegalMove("not_descending", f"{NAMES[above]} is not one rank below {NAMES[below]}")
     if rules.build == ALTERNATE:
         if RED[above] == RED[below]:
             raise IllegalMove(
@@ -373,9 +369,7 @@ def _deal(state: State) -> State:
         )
     if rules.stock == STOCK_ROWS:
         n = min(len(state.cols), len(state.stock))
-        cols = tuple(
-            col + (state.stock[i],) if i < n else col for i, col in enumerate(state.cols)
-        )
+        cols = tuple(col + (state.stock[i],) if i < n else col for i, col in enumerate(state.cols))
         return State(rules, cols, state.down, state.found, state.cells, state.stock[n:], ())
     return State(
         rules,
