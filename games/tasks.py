@@ -44,6 +44,16 @@ LOCK_WAIT_SECONDS = 5.0
 #: First delay before retrying a (day, preset) another worker holds; doubles on each retry.
 LOCK_RETRY_SECONDS = 30.0
 RETRYABLE = (OperationalError, InterfaceError, BrokerError, ConnectionError, TimeoutError)
+#: Every task here must survive a lost worker or a passing outage: acknowledged only once
+#: done, retried with jittered exponential backoff on database and broker errors.
+RELIABLE = {
+    "acks_late": True,
+    "autoretry_for": RETRYABLE,
+    "retry_backoff": 5,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 20,
+}
 
 
 def lock_wait_seconds() -> float:
@@ -63,13 +73,8 @@ def utc_today() -> dt.date:
 @shared_task(
     bind=True,
     name="games.tasks.prepare_daily_preset",
-    acks_late=True,
     reject_on_worker_lost=True,
-    autoretry_for=RETRYABLE,
-    retry_backoff=5,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=20,
+    **RELIABLE,
 )
 def prepare_daily_preset(self: Any, date_iso: str, preset: str) -> dict[str, Any]:
     """Solve candidates for (day, preset) until one is winnable and store it (idempotent)."""
@@ -94,15 +99,7 @@ def prepare_daily_preset(self: Any, date_iso: str, preset: str) -> dict[str, Any
     }
 
 
-@shared_task(
-    name="games.tasks.prepare_daily",
-    acks_late=True,
-    autoretry_for=RETRYABLE,
-    retry_backoff=5,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=20,
-)
+@shared_task(name="games.tasks.prepare_daily", **RELIABLE)
 def prepare_daily(date_iso: str) -> list[str]:
     """Queue one :func:`prepare_daily_preset` per preset of the day not stored yet."""
     day = _day(date_iso)
@@ -112,15 +109,7 @@ def prepare_daily(date_iso: str) -> list[str]:
     return queued
 
 
-@shared_task(
-    name="games.tasks.prepare_upcoming_days",
-    acks_late=True,
-    autoretry_for=RETRYABLE,
-    retry_backoff=5,
-    retry_backoff_max=600,
-    retry_jitter=True,
-    max_retries=20,
-)
+@shared_task(name="games.tasks.prepare_upcoming_days", **RELIABLE)
 def prepare_upcoming_days() -> dict[str, list[str]]:
     """Queue the missing deals of today and the next ``DAILY_DAYS_AHEAD`` days (UTC)."""
     today = utc_today()
