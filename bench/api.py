@@ -1,0 +1,638 @@
+"""Benchmark: ``POST /api/v1/plays/{id}/moves`` under gunicorn on PostgreSQL, next to a
+DRF endpoint that does nothing, measured in the same run.
+
+    .venv/bin/python bench/api.py                       # 50 clients, 2 rounds x 10 s per endpoint
+    .venv/bin/python bench/api.py --workers 3 --seconds 5 --rounds 1 --profile 300
+
+What it does, all on 127.0.0.1:
+
+1. creates a scratch database ``haven_bench_api_<pid>`` on ``--pg`` (default
+   ``postgres://postgres@127.0.0.1:5432``), migrates it and creates one user (and JWT) per
+   client;
+2. starts gunicorn (sync workers, as in the Dockerfile) on a free port with
+   ``DJANGO_SETTINGS_MODULE=bench.api_settings``: the production settings and URLs plus
+   ``POST /bench/noop``, an ``APIView`` with the API's JWT authentication that answers ``{}``;
+   throttles off, no ``REDIS_URL`` (nothing on these two paths uses the cache then);
+3. saturation: ``--clients`` asyncio clients (raw HTTP/1.1, one request at a time each, no
+   think time) hammer one endpoint for ``--warmup`` + ``--seconds``; the endpoints alternate
+   for ``--rounds`` rounds so both see the same background load. A move client plays its own
+   practice play (``--preset``, deck from a seed): it sends one of the ``legal_moves`` of the
+   previous response (a foundation move when there is one, else a random one) with ``seq``;
+   after ``--max-moves`` moves it resigns (a move request too) and starts a new play (not
+   counted). Requests finished inside the measured window count;
+4. paced: the same clients at a fixed total rate (``--paced`` x the move endpoint's
+   saturated rate), so latency is service time plus little queueing (at saturation a closed
+   loop of 50 clients has, by Little's law, mean latency = 50 / throughput);
+5. prints, per endpoint: requests, errors, req/s, p50, p99, the server CPU per request
+   (gunicorn workers' and PostgreSQL backends' CPU time from ``/proc``: far less sensitive
+   to other load than req/s, though contention still inflates it), and the ratios move /
+   bare; the load average;
+6. prints the on-disk bytes per row of the move log and the plays (for the capacity
+   estimate in README.md);
+7. optionally (``--profile N``) profiles N move requests in-process (Django test client,
+   same settings and database) with pyinstrument, or cProfile when it is not installed;
+8. stops gunicorn and drops the database, whatever happens (Ctrl-C included).
+
+``--wsgi module:application --pythonpath DIR`` serves a patched variant instead of
+``config.wsgi:application`` (to A/B a proposed change without committing it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(p) for p in handle.read().split()]
+    except FileNotFoundError:
+        return []
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def loadavg() -> str:
+    with open("/proc/loadavg") as handle:
+        return " ".join(handle.read().split()[:3])
+
+
+# --- a minimal HTTP/1.1 client ------------------------------------------------------------------
+
+
+class HTTP:
+    """One connection at a time to 127.0.0.1:port; reconnects when the server closes
+    (gunicorn's sync workers close after every response)."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port = port
+        self.token = token
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            try:
+                await self.writer.wait_closed()
+            except OSError:
+                pass
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: object | None) -> tuple[int, bytes]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            f"Authorization: Bearer {self.token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
+        ).encode()
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        self.writer.write(head + payload)
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("server closed the connection")
+        status = int(status_line.split()[1])
+        length = 0
+        close = False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            name = name.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection" and value.strip().lower() == "close":
+                close = True
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            await self.close()
+        return status, data
+
+
+# --- clients ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    start: float
+    end: float
+    ok: bool
+
+
+@dataclass
+class Client:
+    http: HTTP
+    preset: str
+    max_moves: int
+    rng: random.Random
+    play: dict | None = None
+    plays_started: int = 0
+    samples: list[Sample] = field(default_factory=list)
+    error_examples: list[str] = field(default_factory=list)
+
+    async def start_play(self) -> None:
+        seed = self.rng.randrange(1, 2**31)
+        status, data = await self.http.request(
+            "POST", "/api/v1/plays", {"preset": self.preset, "seed": seed}
+        )
+        if status != 201:
+            raise RuntimeError(f"starting a play: {status} {data[:300]!r}")
+        self.play = json.loads(data)
+        self.plays_started += 1
+
+    def next_move(self) -> dict:
+        play = self.play
+        assert play is not None
+        legal = play["legal_moves"]
+        if not legal or play["seq"] >= self.max_moves:
+            return {"type": "resign"}
+        home = [m for m in legal if m.get("to") == "f"]
+        return self.rng.choice(home or legal)
+
+    async def move_once(self) -> None:
+        if self.play is None or self.play["status"] != "playing":
+            await self.start_play()
+        play = self.play
+        body = {"seq": play["seq"], "move": self.next_move()}
+        start = time.perf_counter()
+        try:
+            status, data = await self.http.request(
+                "POST", f"/api/v1/plays/{play['id']}/moves", body
+            )
+        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+            status, data = 0, repr(error).encode()
+            await self.http.close()
+        end = time.perf_counter()
+        ok = status == 200
+        self.samples.append(Sample(start, end, ok))
+        if ok:
+            self.play = json.loads(data)
+        else:
+            if len(self.error_examples) < 3:
+                self.error_examples.append(f"{status} {data[:200]!r}")
+            # Resynchronise with the server's view of the play.
+            status, data = await self.http.request("GET", f"/api/v1/plays/{play['id']}", None)
+            self.play = json.loads(data) if status == 200 else None
+
+    async def noop_once(self) -> None:
+        start = time.perf_counter()
+        try:
+            status, data = await self.http.request("POST", "/bench/noop", {})
+        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+            status, data = 0, repr(error).encode()
+            await self.http.close()
+        end = time.perf_counter()
+        ok = status == 200 and data == b"{}"
+        self.samples.append(Sample(start, end, ok))
+        if not ok and len(self.error_examples) < 3:
+            self.error_examples.append(f"{status} {data[:200]!r}")
+
+
+async def drive(
+    clients: list[Client], endpoint: str, duration: float, interval: float | None
+) -> None:
+    """Every client sends requests for ``duration`` seconds: back to back, or one every
+    ``interval`` seconds (staggered) when paced."""
+    deadline = time.perf_counter() + duration
+
+    async def run(client: Client, offset: float) -> None:
+        once = client.move_once if endpoint == "move" else client.noop_once
+        next_at = time.perf_counter() + offset
+        while time.perf_counter() < deadline:
+            if interval is not None:
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                next_at += interval
+            await once()
+
+    await asyncio.gather(
+        *(
+            run(client, (interval or 0) * index / len(clients))
+            for index, client in enumerate(clients)
+        )
+    )
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    endpoint: str
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    web_cpu: float = 0.0
+    db_cpu: float = 0.0
+
+    @property
+    def requests(self) -> int:
+        return len(self.latencies) + self.errors
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    def line(self) -> str:
+        lat = self.latencies
+        per = max(1, len(lat))
+        return (
+            f"{self.endpoint:5} {self.requests:7d} {self.errors:6d} {self.rate:8.1f} "
+            f"{pct(lat, 0.5) * 1000:7.1f} {pct(lat, 0.99) * 1000:7.1f} "
+            f"{self.web_cpu / per * 1000:8.2f} {self.db_cpu / per * 1000:8.2f}"
+        )
+
+
+HEADER = "endpoint  reqs  errors    req/s  p50 ms  p99 ms  web CPU  DB CPU (ms per request)"
+
+
+class Server:
+    def __init__(self, args: argparse.Namespace, database_url: str, db_name: str) -> None:
+        self.args = args
+        self.port = free_port()
+        self.db_name = db_name
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL",)}
+        env.update(
+            DJANGO_SETTINGS_MODULE="bench.api_settings",
+            DATABASE_URL=database_url,
+            DEBUG="0",
+            LOG_LEVEL="WARNING",
+            PYTHONPATH=str(ROOT),
+        )
+        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+        self.process = subprocess.Popen(
+            [
+                gunicorn,
+                args.wsgi,
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(args.workers),
+                "--worker-class",
+                "sync",
+                "--timeout",
+                "60",
+                "--backlog",
+                "2048",
+                "--chdir",
+                str(ROOT),
+                "--log-level",
+                "warning",
+                *(["--pythonpath", args.pythonpath] if args.pythonpath else []),
+            ],
+            env=env,
+            start_new_session=True,
+        )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.process.returncode}")
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{self.port}/api/v1/presets", timeout=2
+                ) as response:
+                    if response.status == 200 and len(children(self.process.pid)) >= 1:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise RuntimeError("gunicorn did not answer in time")
+
+    def worker_cpu(self) -> float:
+        return sum(cpu_seconds(pid) for pid in children(self.process.pid))
+
+    def db_cpu(self, pg) -> dict[int, float]:
+        """CPU seconds of each PostgreSQL backend serving the benchmark's database."""
+        rows = pg.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [self.db_name],
+        ).fetchall()
+        return {pid: cpu_seconds(pid) for (pid,) in rows}
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+
+
+def measure(
+    server: Server,
+    clients: list[Client],
+    endpoint: str,
+    result: Result,
+    warmup: float,
+    seconds: float,
+    interval: float | None,
+    pg,
+) -> None:
+    for client in clients:
+        client.samples = []
+    loop = asyncio.new_event_loop()
+    try:
+        t0 = time.perf_counter()
+        task = loop.create_task(drive(clients, endpoint, warmup + seconds, interval))
+        loop.run_until_complete(asyncio.sleep(warmup))
+        web0, db0 = server.worker_cpu(), server.db_cpu(pg)
+        window_start = time.perf_counter()
+        remaining = t0 + warmup + seconds - time.perf_counter()
+        loop.run_until_complete(asyncio.sleep(max(0.0, remaining)))
+        window_end = time.perf_counter()
+        web1, db1 = server.worker_cpu(), server.db_cpu(pg)
+        loop.run_until_complete(task)
+        for client in clients:
+            loop.run_until_complete(client.http.close())
+    finally:
+        loop.close()
+    result.seconds += window_end - window_start
+    result.web_cpu += web1 - web0
+    # A backend that appeared in the window (a worker reconnecting) counts from zero.
+    result.db_cpu += sum(cpu - db0.get(pid, 0.0) for pid, cpu in db1.items())
+    for client in clients:
+        for sample in client.samples:
+            if sample.start >= window_start and sample.end <= window_end:
+                if sample.ok:
+                    result.latencies.append(sample.end - sample.start)
+                else:
+                    result.errors += 1
+
+
+def profile_moves(args: argparse.Namespace, count: int) -> None:
+    """``count`` move requests through Django's test client, in this process, profiled."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+    from rest_framework_simplejwt.tokens import AccessToken
+
+    user = get_user_model().objects.create(username="bench-profile")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {AccessToken.for_user(user)}")
+    rng = random.Random(7)
+    bot = Client(HTTP(0, ""), args.preset, args.max_moves, rng)
+
+    def new_play() -> dict:
+        response = client.post(
+            "/api/v1/plays",
+            {"preset": args.preset, "seed": rng.randrange(1, 2**31)},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        return response.json()
+
+    play = new_play()
+
+    def run(n: int) -> None:
+        nonlocal play
+        for _ in range(n):
+            if play["status"] != "playing":
+                play = new_play()
+            bot.play = play
+            response = client.post(
+                f"/api/v1/plays/{play['id']}/moves",
+                {"seq": play["seq"], "move": bot.next_move()},
+                format="json",
+            )
+            assert response.status_code == 200, response.content
+            play = response.json()
+
+    run(50)  # warm up
+    try:
+        from pyinstrument import Profiler
+    except ImportError:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        start = time.perf_counter()
+        profiler.runcall(run, count)
+        elapsed = time.perf_counter() - start
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+    else:
+        profiler = Profiler(interval=0.0005)
+        start = time.perf_counter()
+        profiler.start()
+        run(count)
+        profiler.stop()
+        elapsed = time.perf_counter() - start
+        print(profiler.output_text(unicode=False, color=False, show_all=False))
+    print(
+        f"profile: {count} move requests in-process, {elapsed / count * 1000:.2f} ms each "
+        f"(wall, profiler on)"
+    )
+
+
+def print_storage(pg) -> None:
+    """On-disk bytes per row of the move log and the plays (heap + indexes + TOAST), for the
+    capacity estimate; the play table is updated in place on every move, so its size
+    includes dead row versions autovacuum had not reclaimed yet."""
+    pg.execute("VACUUM ANALYZE games_move, games_play")
+    for table in ("games_move", "games_play"):
+        rows, total, heap, avg = pg.execute(
+            f"SELECT count(*), pg_total_relation_size('{table}'), pg_relation_size('{table}'),"
+            f" avg(pg_column_size(t.*)) FROM {table} t"
+        ).fetchone()
+        if rows:
+            print(
+                f"{table}: {rows} rows, {total / rows:.0f} bytes/row on disk with indexes "
+                f"({heap / rows:.0f} heap), {avg:.0f} bytes of row data"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
+    parser.add_argument("--seconds", type=float, default=10.0, help="per endpoint per round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument(
+        "--paced",
+        type=float,
+        default=0.5,
+        help="paced phase at this fraction of the move saturation rate (0: skip)",
+    )
+    parser.add_argument("--preset", default="westcliff")
+    parser.add_argument("--max-moves", type=int, default=150, help="resign a play after this")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then profile N move requests in-process",
+    )
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
+    parser.add_argument(
+        "--wsgi",
+        default="config.wsgi:application",
+        help="WSGI app for gunicorn (to A/B a patched variant; add --pythonpath)",
+    )
+    parser.add_argument("--pythonpath", default=None, help="extra path for gunicorn's imports")
+    args = parser.parse_args()
+    if args.clients > 200 or args.seconds > 120 or args.rounds > 10:
+        parser.error("keep it bounded: at most 200 clients, 120 s per phase, 10 rounds")
+
+    import psycopg
+
+    db_name = f"haven_bench_api_{os.getpid()}"
+    database_url = f"{args.pg}/{db_name}"
+    admin = psycopg.connect(f"{args.pg}/postgres", autocommit=True)
+    server: Server | None = None
+    try:
+        admin.execute(f'CREATE DATABASE "{db_name}"')
+        os.environ["DJANGO_SETTINGS_MODULE"] = "bench.api_settings"
+        os.environ["DATABASE_URL"] = database_url
+        os.environ.pop("REDIS_URL", None)
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+        from django.db import connections
+        from rest_framework_simplejwt.tokens import AccessToken
+
+        call_command("migrate", verbosity=0, interactive=False)
+        users = get_user_model()
+        created = users.objects.bulk_create(
+            users(username=f"bench{n}", password="!") for n in range(args.clients)
+        )
+        tokens = [str(AccessToken.for_user(user)) for user in created]
+        connections.close_all()
+
+        print(
+            f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, "
+            f"{os.cpu_count()} CPUs, load average {loadavg()}, Python {sys.version.split()[0]}"
+        )
+        print(
+            f"gunicorn sync x {args.workers} workers, {args.clients} clients, "
+            f"{args.rounds} rounds x ({args.warmup:g} s warm-up + {args.seconds:g} s) "
+            f"per endpoint, preset {args.preset}, database {db_name}"
+        )
+        server = Server(args, database_url, db_name)
+        server.wait_ready()
+        rng = random.Random(20261129)
+        clients = [
+            Client(
+                HTTP(server.port, token), args.preset, args.max_moves, random.Random(rng.random())
+            )
+            for token in tokens
+        ]
+        pg = psycopg.connect(database_url, autocommit=True)
+        loads = [loadavg()]
+        bare, move = Result("bare"), Result("move")
+        for _ in range(args.rounds):
+            for endpoint, result in (("bare", bare), ("move", move)):
+                measure(server, clients, endpoint, result, args.warmup, args.seconds, None, pg)
+                loads.append(loadavg())
+        print("\nsaturation (closed loop, no think time)")
+        print(HEADER)
+        print(bare.line())
+        print(move.line())
+        paced: list[Result] = []
+        if args.paced > 0 and move.rate > 0:
+            rate = args.paced * move.rate
+            interval = args.clients / rate
+            for endpoint in ("bare", "move"):
+                result = Result(endpoint)
+                measure(
+                    server, clients, endpoint, result, args.warmup / 2, args.seconds, interval, pg
+                )
+                paced.append(result)
+                loads.append(loadavg())
+            print(f"\npaced at {rate:.0f} req/s in all ({args.paced:g} x the move rate)")
+            print(HEADER)
+            for result in paced:
+                print(result.line())
+        started = sum(c.plays_started for c in clients)
+        print(
+            f"\nmove / bare throughput: {move.rate / bare.rate:.2f} (target >= 0.60)"
+            if bare.rate
+            else ""
+        )
+        print(
+            f"move p99 {pct(move.latencies, 0.99) * 1000:.1f} ms at saturation"
+            + (f", {pct(paced[1].latencies, 0.99) * 1000:.1f} ms paced" if paced else "")
+            + " (target < 50 ms)"
+        )
+        bare_cpu = (bare.web_cpu + bare.db_cpu) / max(1, len(bare.latencies))
+        move_cpu = (move.web_cpu + move.db_cpu) / max(1, len(move.latencies))
+        if bare_cpu:
+            print(
+                f"server CPU per request, move / bare: {move_cpu / bare_cpu:.2f} "
+                f"({move_cpu * 1000:.2f} / {bare_cpu * 1000:.2f} ms)"
+            )
+        print(f"plays started: {started}; load average during the run: {' | '.join(loads)}")
+        for client in clients:
+            for example in client.error_examples:
+                print("error example:", example)
+                break
+        print_storage(pg)
+        pg.close()
+        server.stop()
+        if args.profile:
+            print()
+            profile_moves(args, args.profile)
+    finally:
+        if server is not None:
+            server.stop()
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:  # django not set up yet
+            pass
+        admin.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+        admin.close()
+
+
+if __name__ == "__main__":
+    main()
