@@ -20,6 +20,7 @@ one-to-one into the engine's API moves.
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 
 CELL0 = 10
 WASTE = 20
@@ -27,6 +28,8 @@ FOUND = 30
 DEAL = 40
 KING = 12
 INF = 10**9
+#: The foundations of a won position.
+_ALL_HOME = (13, 13, 13, 13)
 
 RANK = tuple(c % 13 for c in range(52))
 SUIT = tuple(c // 13 for c in range(52))
@@ -103,6 +106,8 @@ class Search:
             0,
             tuple(state.waste),
         )
+        self._keyfn = self._make_key()
+        self._safe_cache: dict = {}
         self.nodes = 0
         self.node_limit = INF
         self.deadline = float("inf")
@@ -110,15 +115,34 @@ class Search:
     # ------------------------------------------------------------------ positions
 
     def key(self, st) -> tuple:
-        """The transposition key: a tuple sharing the position's column tuples."""
-        cols, down, found, cells, dealt, waste = st
-        if self.canon:
-            cols = tuple(sorted(zip(down, cols))) if self.has_down else tuple(sorted(cols))
-        elif self.has_down:
-            cols = (down, cols)
-        if self.canon_cells and cells:
-            cells = tuple(sorted(cells))
-        return (found, cells, dealt, waste, cols)
+        """The transposition key: a tuple sharing the position's column tuples.  (The
+        search calls :meth:`_keyfn`, the same function specialised to the rules.)"""
+        return self._keyfn(st)
+
+    def _make_key(self):
+        """The key function for these rules, with its branches decided once: foundations,
+        cells (sorted where cells are canonical), stock position, waste, then the columns
+        (sorted with their face-down counts where columns are interchangeable, else the
+        face-down counts and the columns as they stand)."""
+        canon, has_down = self.canon, self.has_down
+        sort_cells = self.canon_cells and bool(self.start[3])
+        if canon and has_down:
+            if sort_cells:
+                return lambda st: (
+                    st[2],
+                    tuple(sorted(st[3])),
+                    st[4],
+                    st[5],
+                    tuple(sorted(zip(st[1], st[0]))),
+                )
+            return lambda st: (st[2], st[3], st[4], st[5], tuple(sorted(zip(st[1], st[0]))))
+        if canon:
+            if sort_cells:
+                return lambda st: (st[2], tuple(sorted(st[3])), st[4], st[5], tuple(sorted(st[0])))
+            return lambda st: (st[2], st[3], st[4], st[5], tuple(sorted(st[0])))
+        if sort_cells:
+            return lambda st: (st[2], tuple(sorted(st[3])), st[4], st[5], st[1], st[0])
+        return lambda st: (st[2], st[3], st[4], st[5], st[1], st[0])
 
     def remaining_deals(self, dealt: int) -> int:
         left = self.nstock - dealt
@@ -206,13 +230,22 @@ class Search:
             return self.autoplay(child, path)
         if src < CELL0:
             col = child[0][src]
-            if col and self.safe(col[-1], child[2]):
+            if col and col[-1] in self.safe_cards(child[2]):
                 return self.autoplay(child, path)
         elif src == WASTE:
             waste = child[5]
-            if waste and self.safe(waste[-1], child[2]):
+            if waste and waste[-1] in self.safe_cards(child[2]):
                 return self.autoplay(child, path)
         return child
+
+    def safe_cards(self, found) -> frozenset:
+        """The cards :meth:`safe` accepts under foundations ``found`` (cached per
+        foundation tuple: at most 14**4 of them)."""
+        cards = self._safe_cache.get(found)
+        if cards is None:
+            cards = frozenset(c for c in range(52) if self.safe(c, found))
+            self._safe_cache[found] = cards
+        return cards
 
     def safe(self, c: int, found) -> bool:
         r = RANK[c]
@@ -225,19 +258,12 @@ class Search:
 
     def autoplay(self, st, out: list):
         """Play every safe card to its foundation (repeatedly), appending the moves."""
-        same_suit = self.same_suit
+        safe_cache = self._safe_cache
         while True:
             cols, down, found, cells, dealt, waste = st
-            nexts = []
-            for s in range(4):
-                r = found[s]
-                if r == 13:
-                    continue
-                if not same_suit:
-                    a, b = OTHER_COLOUR[s]
-                    if found[a] < r or found[b] < r:
-                        continue
-                nexts.append(s * 13 + r)
+            nexts = safe_cache.get(found)
+            if nexts is None:
+                nexts = self.safe_cards(found)
             if not nexts:
                 return st
             move = None
@@ -262,9 +288,11 @@ class Search:
 
     def _column_info(self, col: tuple, d: int) -> tuple:
         """What may leave a column, independent of the rest of the position:
-        ``(foundation score, a King lying on a card may leave, [(count, first card,
-        cards left, score, first is a King), ...])``."""
+        ``(foundation score, a King lying on a card may leave, [(count, the cards the
+        first card fits on, score onto a card, may go to a space, score into a space,
+        score into a cell), ...], suit of the top card, its rank)``."""
         fits = self.fits
+        canon_prune = self.pruning and self.canon
         n = len(col)
         length = 1
         k = n - 1
@@ -300,9 +328,23 @@ class Search:
                 base = 5  # breaks a built run
             else:
                 base = 30
-            entries.append((cnt, first, rest, base, is_king))
+            # Decided here once rather than per position: may it go to a space (a King
+            # where only Kings may; not a whole column where columns are interchangeable),
+            # and the scores of its moves onto a card, into a space, into a cell.
+            space_ok = (is_king or not self.king_space) and bool(rest or not canon_prune)
+            entries.append(
+                (
+                    cnt,
+                    self.parents[first],
+                    base + cnt,
+                    space_ok,
+                    base - 20 + (15 if is_king else 0),
+                    base - 30,
+                )
+            )
         fscore = 100 + (20 if n - 1 == d and d else 0)
-        return (fscore, king_lying, tuple(entries))
+        top = col[-1]
+        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top])
 
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
@@ -324,46 +366,45 @@ class Search:
         empty_targets = empties[:1] if (pruning and self.canon) else empties
         cell_targets = free_cells[:1] if pruning else free_cells
         out = []
+        append = out.append
+        tops_get = tops.get
         king_could_fill = False
         cache = self._colcache
+        cache_get = cache.get
         has_down = self.has_down
-        cap_target = cap_space = 0
+        # Without supermove no run is too long: a cap no count reaches.
+        cap_target = cap_space = INF
         if supermove:
             cap_target = nfree + 1 if self.classic else (nfree + 1) << nempty
             cap_space = nfree + 1 if self.classic else (nfree + 1) << max(nempty - 1, 0)
-        canon_prune = pruning and self.canon
         for i, col in enumerate(cols):
             if not col:
                 continue
             ck = (down[i], col) if has_down else col
-            info = cache.get(ck)
+            info = cache_get(ck)
             if info is None:
                 info = self._column_info(col, down[i])
                 if len(cache) > 300_000:
                     cache.clear()
                 cache[ck] = info
-            top = col[-1]
-            if found[SUIT[top]] == RANK[top]:
-                out.append((info[0], i, FOUND, 1))
-            if info[1]:
+            fscore, king_lying, entries, top_suit, top_rank = info
+            if found[top_suit] == top_rank:
+                append((fscore, i, FOUND, 1))
+            if king_lying:
                 king_could_fill = True
-            for cnt, first, rest, base, is_king in info[2]:
-                for p in parents[first]:
-                    j = tops.get(p)
-                    if j is None:
-                        continue
-                    if supermove and cnt > cap_target:
-                        continue
-                    out.append((base + cnt, i, j, cnt))
-                if empty_targets and (is_king or not king_space):
-                    if (rest or not canon_prune) and not (supermove and cnt > cap_space):
-                        sc = base - 20 + (15 if is_king else 0)
-                        for j in empty_targets:
-                            if j != i:
-                                out.append((sc, i, j, cnt))
+            for cnt, ps, onto, space_ok, sc, cell_sc in entries:
+                if cnt <= cap_target:
+                    for p in ps:
+                        j = tops_get(p)
+                        if j is not None:
+                            append((onto, i, j, cnt))
+                if empty_targets and space_ok and cnt <= cap_space:
+                    for j in empty_targets:
+                        if j != i:
+                            append((sc, i, j, cnt))
                 if cnt == 1:
                     for k2 in cell_targets:
-                        out.append((base - 30, i, CELL0 + k2, 1))
+                        append((cell_sc, i, CELL0 + k2, 1))
         if waste:
             c = waste[-1]
             if found[SUIT[c]] == RANK[c]:
@@ -392,7 +433,7 @@ class Search:
                     out.append((-50, CELL0 + k, CELL0 + k2, 1))
         if dealt < self.nstock and not (self.king_fill and empties and king_could_fill):
             out.append((self.deal_score, DEAL, DEAL, 0))
-        out.sort(key=_score, reverse=True)
+        out.sort(key=_score, reverse=True)  # stable: ties keep generation order
         return out
 
     # ------------------------------------------------------------------ search
@@ -417,33 +458,45 @@ class Search:
         if sum(start[2]) == 52:
             return path
         seen = {self.key(start)}
+        seen_add = seen.add
         apply = self.apply
-        key = self.key
+        key = self._keyfn
         settle = self.settle
-        tick = self._tick
         moves = self.moves
-        tick()
+        self._tick()
+        # ``_tick`` inlined: ``nodes`` is local and written back on every exit.
+        nodes = self.nodes
+        clock = time.perf_counter
         frames = [[start, moves(start), 0, len(path)]]
-        while frames:
-            frame = frames[-1]
-            st, options, index, base = frame
-            if index == len(options):
-                frames.pop()
-                continue
-            frame[2] = index + 1
-            del path[base:]
-            move = options[index][1:]
-            path.append(move)
-            child = settle(apply(st, move), move, path)
-            if sum(child[2]) == 52:
-                return path
-            k = key(child)
-            if k in seen:
-                continue
-            seen.add(k)
-            tick()
-            frames.append([child, moves(child), 0, len(path)])
-        return None
+        pop = frames.pop
+        push = frames.append
+        try:
+            while frames:
+                frame = frames[-1]
+                st, options, index, base = frame
+                if index == len(options):
+                    pop()
+                    continue
+                frame[2] = index + 1
+                del path[base:]
+                move = options[index][1:]
+                path.append(move)
+                child = settle(apply(st, move), move, path)
+                if child[2] == _ALL_HOME:
+                    return path
+                k = key(child)
+                if k in seen:
+                    continue
+                seen_add(k)
+                nodes += 1
+                if nodes >= node_limit:
+                    raise OutOfBudget
+                if not nodes & 255 and clock() > deadline:
+                    raise OutOfBudget
+                push([child, moves(child), 0, len(path)])
+            return None
+        finally:
+            self.nodes = nodes
 
     def shorten(self, best: list, node_limit: int, deadline: float):
         """Branch and bound: DFS for wins shorter than ``best``, with the lower bound of
@@ -460,7 +513,7 @@ class Search:
             return best, True
         depth_seen = {self.key(start): len(path)}
         apply = self.apply
-        key = self.key
+        key = self._keyfn
         settle = self.settle
         lower_bound = self.lower_bound
         tick = self._tick
@@ -499,5 +552,5 @@ class Search:
         return best, True
 
 
-def _score(move) -> int:
-    return move[0]
+#: A move's score (its first field), as a C-level sort key.
+_score = itemgetter(0)
