@@ -238,6 +238,26 @@ class Search:
                 return self.autoplay(child, path)
         return child
 
+    #: Skip the move that undoes the last one in :meth:`first_solution` (never changes
+    #: what is searched: the tests compare both settings).
+    skip_undo = True
+
+    @staticmethod
+    def _undo(parent, child, move):
+        """The move that turns ``child`` back into exactly ``parent``, or ``None``.
+
+        Called only when ``move`` made ``child`` from ``parent`` with no auto-play move
+        after it.  A column or cell card (or run) moved to a column or cell goes back the
+        same way unless the move turned a face-down card (then ``down`` is a new tuple).
+        The result is the parent itself; settling it changes nothing, because every
+        position on the stack is already settled (auto-play is a fixed point there, and
+        in Easthaven proper ``auto_allowed`` gives the same answer for the same position).
+        So the undoing move yields the parent's key, which is in ``seen``."""
+        src, dst, cnt = move
+        if src >= WASTE or dst >= WASTE or child[1] is not parent[1]:
+            return None
+        return (dst, src, cnt)
+
     def safe_cards(self, found) -> frozenset:
         """The cards :meth:`safe` accepts under foundations ``found`` (cached per
         foundation tuple: at most 14**4 of them)."""
@@ -467,19 +487,27 @@ class Search:
         # ``_tick`` inlined: ``nodes`` is local and written back on every exit.
         nodes = self.nodes
         clock = time.perf_counter
-        frames = [[start, moves(start), 0, len(path)]]
+        # A frame is [position, its moves, next index, path length, the move that undoes
+        # the one that made the position, or None].  That undoing move leads back to the
+        # parent position exactly (see :meth:`_undo`), which is in ``seen``: it is skipped
+        # without being applied, as the key lookup would skip it.
+        skip_undo = self.skip_undo
+        undo = self._undo
+        frames = [[start, moves(start), 0, len(path), None]]
         pop = frames.pop
         push = frames.append
         try:
             while frames:
                 frame = frames[-1]
-                st, options, index, base = frame
+                st, options, index, base, back = frame
                 if index == len(options):
                     pop()
                     continue
                 frame[2] = index + 1
-                del path[base:]
                 move = options[index][1:]
+                if move == back:
+                    continue
+                del path[base:]
                 path.append(move)
                 child = settle(apply(st, move), move, path)
                 if child[2] == _ALL_HOME:
@@ -493,7 +521,9 @@ class Search:
                     raise OutOfBudget
                 if not nodes & 255 and clock() > deadline:
                     raise OutOfBudget
-                push([child, moves(child), 0, len(path)])
+                g = len(path)
+                back = undo(st, child, move) if skip_undo and g == base + 1 else None
+                push([child, moves(child), 0, g, back])
             return None
         finally:
             self.nodes = nodes
