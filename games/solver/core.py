@@ -138,7 +138,18 @@ class Search:
             return lambda st: (st[2], st[3], st[4], st[5], tuple(sorted(zip(st[1], st[0]))))
         if canon:
             if sort_cells:
-                return lambda st: (st[2], tuple(sorted(st[3])), st[4], st[5], tuple(sorted(st[0])))
+                # Seahaven: one shared sorted tuple per cell contents (fewer sorts, and the
+                # keys in the table share it).
+                sorted_cells: dict = {}
+
+                def key(st):
+                    cells = st[3]
+                    canon_cells = sorted_cells.get(cells)
+                    if canon_cells is None:
+                        canon_cells = sorted_cells[cells] = tuple(sorted(cells))
+                    return (st[2], canon_cells, st[4], st[5], tuple(sorted(st[0])))
+
+                return key
             return lambda st: (st[2], st[3], st[4], st[5], tuple(sorted(st[0])))
         if sort_cells:
             return lambda st: (st[2], tuple(sorted(st[3])), st[4], st[5], st[1], st[0])
@@ -230,8 +241,12 @@ class Search:
             return self.autoplay(child, path)
         if src < CELL0:
             col = child[0][src]
-            if col and col[-1] in self.safe_cards(child[2]):
-                return self.autoplay(child, path)
+            if col:
+                safe = self._safe_cache.get(child[2])
+                if safe is None:
+                    safe = self.safe_cards(child[2])
+                if col[-1] in safe:
+                    return self.autoplay(child, path)
         elif src == WASTE:
             waste = child[5]
             if waste and waste[-1] in self.safe_cards(child[2]):
