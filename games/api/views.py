@@ -200,8 +200,8 @@ class DailyView(APIView):
     def get(self, request: Request, date: str) -> Response:
         """The daily deals of a UTC date: id, verdict and par per preset. A past day adds
         each deck and par solution; today's deck is never shown; future dates are 404."""
-        day = parse_day(date, services.utc_today())
         today = services.utc_today()
+        day = parse_day(date, today)
         if day > today:
             raise Problem(404, "not_found", f"the daily deals of {day} are not out yet")
         deals = services.daily_deals(day)

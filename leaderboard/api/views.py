@@ -229,8 +229,8 @@ class DailyBoardView(BoardView):
         fewer moves, less time, earlier finish; the rest by more foundation cards, fewer
         moves, earlier finish; exact ties by play id. A past day is frozen on first read."""
         rules = _rules(preset, request)
-        day = parse_day(date, services.utc_today())
         today = services.utc_today()
+        day = parse_day(date, today)
         if day > today:
             raise Problem(404, "board_not_available", f"the day {day} has not started (UTC)")
         ref = BoardRef.daily(rules.key, day)
