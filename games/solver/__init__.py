@@ -64,8 +64,18 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   smaller, in branch and bound).
 * **Canonical column order** where ``rules.columns_interchangeable`` (Westcliff, Seahaven):
   no rule reads a column's position there (no row deals), so a permutation of the columns
-  is the same game: keys sort the columns.  Never in Easthaven presets, whose row deals
-  and King-fill rule read positions.
+  is the same game: keys sort the columns.  In Easthaven presets row deals read positions:
+  see the next rule.
+* **Columns no deal reaches any more** (Easthaven presets, row deals): with ``left`` cards
+  in the stock, the deals still to come put cards on ``t0`` … ``t(left-1)`` only (every
+  column while ``left >= 7``; ``t0``–``t2`` for the last deal of 3; none once the stock is
+  empty).  The columns from ``t(left)`` on are read by no rule any more: a deal does not
+  reach them, and the King-fill rule asks only whether *some* column is empty and *some*
+  King could fill it, never which.  So permuting those columns (with their face-down
+  cards) maps every legal move sequence to a legal one, the piles relabelled, with the same
+  foundation moves: keys sort those columns (the others stay in place), only the first
+  space among them is a target, and a whole column among them is not moved into a space
+  among them (a permutation, the same key).  Moves keep the actual pile indices.
 * **Canonical cell order** (Seahaven): a cell's index is read by no rule, so keys sort the
   cells; consequently a cell-to-cell move (same key as before) is not generated, and a
   card going to a cell is tried in the first empty cell only.
@@ -73,7 +83,36 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   another gives positions with the same key, so only the first space is a target.
 * **Whole column into a space** (interchangeable columns only): the result is a
   permutation of the columns, i.e. the same key: not generated.  In Easthaven it is a real
-  move (the cards then receive other row deals) and is kept.
+  move (the cards then receive other row deals) and is kept, except between two columns
+  no deal reaches any more (above).
+* **Dead ends by a relaxation** (presets without cells; :meth:`.core.Search.dead`, checked
+  by :meth:`~.core.Search.moves`, which gives a dead position no moves).  Every card not on
+  a foundation has a *place*: its column and index there, or the stock, waste (or cell).
+  In the relaxed game a card is *removed* from its place for good; stock and waste cards
+  count as removed from the start; a column's top card (every card above it removed) may
+  be removed when (a) every lower card of its suit is home or removed, or (b) a card it
+  fits on is *accessible* (removed, or the top card of its column), or (c) it may enter a
+  space (a King where only Kings may) and some column has had all its cards removed, or
+  (d) the card beneath it is face up and one it fits on, and (without partial runs) the
+  cards from the column's lowest face-up card up to it form a run.  Every condition only
+  gets easier as cards are removed, so removing whatever is removable until nothing is
+  decides the relaxed game exactly (greedily, a few hundred operations); if some card
+  stays, the position is lost.  Proof: take a win ``W`` and remove each card at its
+  *first departure* from its place in ``W`` (the cards of a moving run top first).  That
+  sequence is legal in the relaxed game, by induction: when ``c`` first leaves a column,
+  every card that was above it has left already, so ``c`` is that column's relaxed top;
+  if ``c`` goes home, the lower cards of its suit are home, each home from the start or
+  departed (removed); if ``c`` goes onto a card ``p``, ``p`` is a top card in ``W``, so
+  either ``p`` has left its own place (removed) or every card above it there has (``p``
+  is its relaxed column's top): (b); if ``c`` goes into a space, that column's original
+  cards have all left: (c); if ``c`` rides in a run headed by a lower card of its column
+  (cards of other places lie only above a column's own cards), the card beneath ``c`` is
+  face up and ``c`` fits on it, and without partial runs the run is all the face-up cards,
+  whose lowest is the column's lowest face-up one (a face-down card turns up only as the
+  top card): (d).  Deals, the King-fill rule and cards covering others only restrict
+  ``W``, never the relaxed game.  Every card leaves its place in ``W`` (all go home), so
+  the relaxed game removes every card.  Cells are left out: a card may enter one whenever
+  one is free, which the relaxation cannot bound.
 
 Nothing else is cut: no move is forbidden as "dominated" beyond the above, so the
 comparison with ``pruning=False`` (plain DFS over exact positions, ``tests/solver``)

@@ -85,9 +85,17 @@ class Search:
         self.waste_deal = rules.stock == "waste"
         self.ncols = rules.columns
         self.canon = pruning and bool(rules.columns_interchangeable)
-        self.canon_cells = pruning
+        #: Row deals: ``fixed[d]`` = how many columns (``t0`` on) still receive stock cards
+        #: after ``d`` were dealt; the columns from there on are interchangeable (pruning
+        #: only; ``ncols`` everywhere means no column is).
         self.stock = tuple(state.stock)
         self.nstock = len(self.stock)
+        self.rows_canon = pruning and self.rows_deal and not self.canon
+        self.fixed = tuple(
+            min(self.nstock - d, self.ncols) if self.rows_canon else self.ncols
+            for d in range(self.nstock + 1)
+        )
+        self.canon_cells = pruning
         self.has_down = any(state.down)
         self._colcache: dict = {}
         self.auto_always = pruning and not self.king_fill
@@ -107,6 +115,21 @@ class Search:
             tuple(state.waste),
         )
         self._keyfn = self._make_key()
+        # Dead-end detection by a relaxation (see :meth:`dead`): not with cells, which a
+        # card may enter while one is free (no bound the relaxation could keep).
+        self.dead_check = pruning and not rules.cells
+        bit = [1 << c for c in range(52)]
+        self._bit = bit
+        #: Per card: the cards it may be built on, and the lower cards of its suit.
+        self._parent_mask = tuple(sum(bit[p] for p in self.parents[c]) for c in range(52))
+        self._lower_mask = tuple(((1 << RANK[c]) - 1) << (13 * SUIT[c]) for c in range(52))
+        #: Per card: may it enter a space (every card, or only Kings)?
+        self._space_ok = tuple(RANK[c] == KING or not self.king_space for c in range(52))
+        #: Per stock position: the cards still in the stock.
+        self._stock_mask = tuple(
+            sum(bit[c] for c in self.stock[d:]) for d in range(self.nstock + 1)
+        )
+        self.dead_cuts = 0
         self._safe_cache: dict = {}
         self.nodes = 0
         self.node_limit = INF
@@ -126,6 +149,29 @@ class Search:
         face-down counts and the columns as they stand)."""
         canon, has_down = self.canon, self.has_down
         sort_cells = self.canon_cells and bool(self.start[3])
+        if self.rows_canon and not sort_cells:
+            # Row deals: the columns no deal reaches any more are sorted (with their
+            # face-down counts), the others stay where they are.
+            fixed, ncols = self.fixed, self.ncols
+
+            def rows_key(st):
+                f = fixed[st[4]]
+                if f == ncols:
+                    return (st[2], st[3], st[4], st[5], st[1], st[0])
+                if f == 0:
+                    return (st[2], st[3], st[4], st[5], tuple(sorted(zip(st[1], st[0]))))
+                down, cols = st[1], st[0]
+                return (
+                    st[2],
+                    st[3],
+                    st[4],
+                    st[5],
+                    down[:f],
+                    cols[:f],
+                    tuple(sorted(zip(down[f:], cols[f:]))),
+                )
+
+            return rows_key
         if canon and has_down:
             if sort_cells:
                 return lambda st: (
@@ -319,6 +365,88 @@ class Search:
             out.append(move)
             st = self.apply(st, move)
 
+    def dead(self, st) -> bool:
+        """Is ``st`` lost by the *removal relaxation*?  (Sound: see "Dead ends" in
+        :mod:`games.solver`.)
+
+        Every card that is not on a foundation starts in its *place*: a column (at its
+        index there), the stock, the waste or a cell.  A relaxed move *removes* a card from
+        its place for good; the stock, waste and cell cards count as removed from the
+        start.  A column's top card (all cards above it removed) may be removed when
+
+        (a) every lower card of its suit is on a foundation or removed (it goes home), or
+        (b) a card it may be built on is *accessible*: removed, or the top card of its
+            column, or
+        (c) it may enter a space (a King where only Kings may) and some column is empty, or
+        (d) it would leave carried by a run: the card beneath it in its column is face up
+            and one it fits on, and (unless any top part of a run may move) every card from
+            the column's lowest face-up card up to it forms a run.
+
+        Each condition only gets easier as cards are removed, so removing every removable
+        card until none is left decides the relaxed game; the position is dead when some
+        column keeps a card."""
+        cols, down, found, cells, dealt, waste = st
+        bit = self._bit
+        acc = self._stock_mask[dealt]
+        for c in waste:
+            acc |= bit[c]
+        gone = acc
+        for s in range(4):
+            if found[s]:
+                gone |= ((1 << found[s]) - 1) << (13 * s)
+        heights = []
+        space = False
+        for col in cols:
+            if col:
+                acc |= bit[col[-1]]
+            else:
+                space = True
+            heights.append(len(col))
+        pmask = self._parent_mask
+        lmask = self._lower_mask
+        space_ok = self._space_ok
+        fits = self.fits
+        partial = self.partial
+        ncols = len(cols)
+        progress = True
+        while progress:
+            progress = False
+            for i in range(ncols):
+                x = heights[i] - 1
+                if x < 0:
+                    continue
+                col = cols[i]
+                d = down[i]
+                top = x
+                while x >= 0:
+                    c = col[x]
+                    if not (
+                        acc & pmask[c] or gone & lmask[c] == lmask[c] or (space and space_ok[c])
+                    ):
+                        if x <= d or not fits[col[x - 1] * 52 + c]:
+                            break
+                        if not partial:
+                            k = x - 1
+                            while k > d and fits[col[k - 1] * 52 + col[k]]:
+                                k -= 1
+                            if k > d:
+                                break
+                    acc |= bit[c]
+                    gone |= bit[c]
+                    x -= 1
+                    if x >= 0:
+                        acc |= bit[col[x]]
+                    else:
+                        space = True
+                if x != top:
+                    heights[i] = x + 1
+                    progress = True
+        for h in heights:
+            if h:
+                self.dead_cuts += 1
+                return True
+        return False
+
     # ------------------------------------------------------------------ moves
 
     def _column_info(self, col: tuple, d: int) -> tuple:
@@ -383,6 +511,8 @@ class Search:
 
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
+        if self.dead_check and self.dead(st):
+            return []
         cols, down, found, cells, dealt, waste = st
         parents = self.parents
         pruning = self.pruning
@@ -398,7 +528,20 @@ class Search:
         free_cells = [k for k, c in enumerate(cells) if c < 0]
         nfree = len(free_cells)
         nempty = len(empties)
-        empty_targets = empties[:1] if (pruning and self.canon) else empties
+        # Columns from ``free`` on are interchangeable (all where ``canon``; under row deals
+        # those no deal reaches any more): only the first space among them is a target,
+        # and a whole column among them does not move into one of them.
+        free = self.fixed[dealt]
+        if pruning and self.canon:
+            empty_targets = empties[:1]
+        elif free < self.ncols and nempty > 1:
+            empty_targets = [j for j in empties if j < free]
+            for j in empties:
+                if j >= free:
+                    empty_targets.append(j)
+                    break
+        else:
+            empty_targets = empties
         cell_targets = free_cells[:1] if pruning else free_cells
         out = []
         append = out.append
@@ -434,8 +577,9 @@ class Search:
                         if j is not None:
                             append((onto, i, j, cnt))
                 if empty_targets and space_ok and cnt <= cap_space:
+                    whole_free = i >= free and cnt == len(col)
                     for j in empty_targets:
-                        if j != i:
+                        if j != i and not (whole_free and j >= free):
                             append((sc, i, j, cnt))
                 if cnt == 1:
                     for k2 in cell_targets:
