@@ -129,6 +129,10 @@ class Search:
         self._stock_mask = tuple(
             sum(bit[c] for c in self.stock[d:]) for d in range(self.nstock + 1)
         )
+        #: Per stock position: is every column interchangeable for the rest of the game
+        #: (no row deal reaches any column any more)?  Then some shortest win never moves a
+        #: whole column into a space (see :meth:`dead`).
+        self._bottom_stays = tuple(self.canon or self.fixed[d] == 0 for d in range(self.nstock + 1))
         self.dead_cuts = 0
         self._safe_cache: dict = {}
         self.nodes = 0
@@ -370,17 +374,19 @@ class Search:
         :mod:`games.solver`.)
 
         Every card that is not on a foundation starts in its *place*: a column (at its
-        index there), the stock, the waste or a cell.  A relaxed move *removes* a card from
-        its place for good; the stock, waste and cell cards count as removed from the
-        start.  A column's top card (all cards above it removed) may be removed when
+        index there), the stock or the waste.  A relaxed move *removes* a card from its
+        place for good; the stock and waste cards count as removed from the start.  A
+        column's top card (all cards above it removed) may be removed when
 
         (a) every lower card of its suit is on a foundation or removed (it goes home), or
         (b) a card it may be built on is *accessible*: removed, or the top card of its
             column, or
-        (c) it may enter a space (a King where only Kings may) and some column is empty, or
-        (d) it would leave carried by a run: the card beneath it in its column is face up
-            and one it fits on, and (unless any top part of a run may move) every card from
-            the column's lowest face-up card up to it forms a run.
+        (c) it may enter a space (a King where only Kings may), some column is empty, and
+            it is not its column's bottom card while every column is interchangeable for
+            the rest of the game (``bottom_stays``), or
+        (d) it would leave carried by a run: the cards from the run's lowest card up to it
+            form a run of face-up cards (without partial runs the run's lowest card is the
+            column's lowest face-up card), and that lowest card may leave by (b) or (c).
 
         Each condition only gets easier as cards are removed, so removing every removable
         card until none is left decides the relaxed game; the position is dead when some
@@ -407,6 +413,7 @@ class Search:
         space_ok = self._space_ok
         fits = self.fits
         partial = self.partial
+        bottom_stays = self._bottom_stays[dealt]
         ncols = len(cols)
         progress = True
         while progress:
@@ -421,16 +428,27 @@ class Search:
                 while x >= 0:
                     c = col[x]
                     if not (
-                        acc & pmask[c] or gone & lmask[c] == lmask[c] or (space and space_ok[c])
+                        acc & pmask[c]
+                        or gone & lmask[c] == lmask[c]
+                        or (space and space_ok[c] and (x or not bottom_stays))
                     ):
+                        # (d): a run from col[k] up to c, whose lowest card may leave.
                         if x <= d or not fits[col[x - 1] * 52 + c]:
                             break
-                        if not partial:
-                            k = x - 1
-                            while k > d and fits[col[k - 1] * 52 + col[k]]:
-                                k -= 1
-                            if k > d:
+                        k = x - 1
+                        while True:
+                            y = col[k]
+                            if partial or k == d:
+                                if acc & pmask[y] or (
+                                    space and space_ok[y] and (k or not bottom_stays)
+                                ):
+                                    break
+                            if k == d or not fits[col[k - 1] * 52 + y]:
+                                k = -1
                                 break
+                            k -= 1
+                        if k < 0:
+                            break
                     acc |= bit[c]
                     gone |= bit[c]
                     x -= 1
