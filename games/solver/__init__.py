@@ -121,6 +121,31 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   ``W``, never the relaxed game.  Every card leaves its place in ``W`` (all go home), so
   the relaxed game removes every card.  Cells are left out: a card may enter one whenever
   one is free, which the relaxation cannot bound.
+* **Dead ends with row deals to come** (Easthaven presets with stock left;
+  :meth:`.core.Search._dead_rows`).  The same relaxation, but the stock cards are not
+  removed from the start: a relaxed *deal* puts the next row on the relaxed top cards of
+  ``t0`` … (as the real deal does), and that column is then the dealt card's place.  The
+  relaxed game removes everything removable, deals, and so on, and after the last deal
+  removes everything removable once more; the bottom-card rule of (c) applies only then.
+  A dealt card may also be removed when the cards beneath it down to some ``y`` form a
+  face-up run (any run, even without partial runs) and ``y`` may be removed by (b) or
+  (c).  Proof: map a shortest win ``W`` as above, each deal to the relaxed deal.  Along a
+  column the cards whose place it is keep their order and lie at the bottom (its own
+  cards) or on other cards (dealt cards), with only cards of other places between them,
+  which have left their places (removed).  So a card leaving its place in ``W`` is its
+  relaxed column's top; a card ``p`` it goes onto is removed or its column's relaxed top;
+  a space in ``W`` has lost all the cards whose place it is; and a run carrying a dealt
+  card ``c`` either continues down the relaxed column (same cards, same fits, face up: a
+  column's own card turns up when it becomes the top) to its lowest card ``y``, leaving by
+  (b) or (c), or meets a card of another place beneath some card ``z`` of the run, which
+  ``z`` fits on and which is removed, so ``z`` may leave by (b).  Every card is dealt in
+  ``W``, so only the greedy order remains: removing more before a deal never hurts,
+  because a relaxed position whose columns are *subsequences* of another's (the missing
+  cards removed) can copy any of the other's relaxed moves: the top card is the same if
+  present, an accessible card stays accessible, a space stays one, the cards beneath one
+  of a column's own cards are the same, and where a dealt card's run meets a missing card
+  the card above it fits a removed card, i.e. may leave by (b); deals append the same
+  cards to both.
 
 Nothing else is cut: no move is forbidden as "dominated" beyond the above, so the
 comparison with ``pruning=False`` (plain DFS over exact positions, ``tests/solver``)

@@ -392,6 +392,8 @@ class Search:
         card until none is left decides the relaxed game; the position is dead when some
         column keeps a card."""
         cols, down, found, cells, dealt, waste = st
+        if self.rows_deal and dealt < self.nstock:
+            return self._dead_rows(st)
         bit = self._bit
         acc = self._stock_mask[dealt]
         for c in waste:
@@ -461,6 +463,119 @@ class Search:
                     progress = True
         for h in heights:
             if h:
+                self.dead_cuts += 1
+                return True
+        return False
+
+    def _dead_rows(self, st) -> bool:
+        """:meth:`dead` with row deals still to come: the stock cards are not removed from
+        the start but dealt, a row at a time, onto the columns' relaxed top cards (a card
+        *dealt onto* a column has that column as its place); before each deal every
+        removable card is removed (removing more before a deal never hurts the relaxed
+        game).  A dealt card may also leave carried by a run of face-up cards beneath it
+        in its column, any run, whose lowest card leaves by (b) or (c); a column's bottom
+        card is kept out of spaces only after the last deal."""
+        cols, down, found, cells, dealt, waste = st
+        bit = self._bit
+        removed = 0
+        gone = 0
+        for s in range(4):
+            if found[s]:
+                gone |= ((1 << found[s]) - 1) << (13 * s)
+        stacks = [list(col) for col in cols]
+        orig = [len(col) for col in cols]  # the column's own cards still there
+        pmask = self._parent_mask
+        lmask = self._lower_mask
+        space_ok = self._space_ok
+        fits = self.fits
+        partial = self.partial
+        ncols = len(cols)
+        stock = self.stock
+        nstock = self.nstock
+        while True:
+            final = dealt >= nstock
+            stays = final and self._bottom_stays[nstock]
+            acc = removed
+            space = False
+            for stack in stacks:
+                if stack:
+                    acc |= bit[stack[-1]]
+                else:
+                    space = True
+            progress = True
+            while progress:
+                progress = False
+                for i in range(ncols):
+                    stack = stacks[i]
+                    if not stack:
+                        continue
+                    d = down[i]
+                    top = len(stack)
+                    while stack:
+                        x = len(stack) - 1
+                        c = stack[x]
+                        ho = orig[i]
+                        if not (
+                            acc & pmask[c]
+                            or gone & lmask[c] == lmask[c]
+                            or (space and space_ok[c] and (x or ho == 0 or not stays))
+                        ):
+                            if x < ho:
+                                # One of the column's own cards: as in :meth:`dead`.
+                                if x <= d or not fits[stack[x - 1] * 52 + c]:
+                                    break
+                                k = x - 1
+                                while True:
+                                    y = stack[k]
+                                    if partial or k == d:
+                                        if acc & pmask[y] or (
+                                            space and space_ok[y] and (k or not stays)
+                                        ):
+                                            break
+                                    if k == d or not fits[stack[k - 1] * 52 + y]:
+                                        k = -1
+                                        break
+                                    k -= 1
+                                if k < 0:
+                                    break
+                            else:
+                                # A dealt card: any run of face-up cards beneath it.
+                                k = x
+                                while True:
+                                    if k == 0 or not fits[stack[k - 1] * 52 + stack[k]]:
+                                        k = -1
+                                        break
+                                    k -= 1
+                                    if k < ho - 1 and k < d:
+                                        k = -1  # face down
+                                        break
+                                    y = stack[k]
+                                    if acc & pmask[y] or (
+                                        space and space_ok[y] and (k or ho == 0 or not stays)
+                                    ):
+                                        break
+                                if k < 0:
+                                    break
+                        stack.pop()
+                        if x < ho:
+                            orig[i] = x
+                        acc |= bit[c]
+                        removed |= bit[c]
+                        gone |= bit[c]
+                        if x:
+                            acc |= bit[stack[-1]]
+                        else:
+                            space = True
+                    if len(stack) != top:
+                        progress = True
+            if final:
+                break
+            n = min(ncols, nstock - dealt)
+            for i in range(n):
+                stacks[i].append(stock[dealt + i])
+            dealt += n
+        for stack in stacks:
+            if stack:
                 self.dead_cuts += 1
                 return True
         return False

@@ -43,6 +43,19 @@ def loose_deal(rules, rng, suits: int) -> State:
     return State(rules, tuple(cols), down, found, (), (), ())
 
 
+def stock_deal(rules, rng, suits: int, stock: int) -> State:
+    """``suits`` suits, ``stock`` of their cards in the stock, the rest over the columns
+    (random face-down counts): the relaxation then deals the stock row by row."""
+    cards = [s * 13 + r for s in range(suits) for r in range(13)]
+    rng.shuffle(cards)
+    n = rules.columns
+    rest = cards[stock:]
+    cols = tuple(tuple(rest[i::n]) for i in range(n))
+    down = tuple(rng.randint(0, max(0, len(c) - 1)) if rules.face_down_rows else 0 for c in cols)
+    found = tuple(0 if s < suits else 13 for s in range(4))
+    return State(rules, cols, down, found, (), tuple(cards[:stock]), ())
+
+
 @pytest.mark.parametrize("item", NO_CELLS, ids=rule_id)
 def test_dead_positions_are_lost(item):
     preset, options = item
@@ -54,6 +67,7 @@ def test_dead_positions_are_lost(item):
     positions = list(endgames(rules, deck, win.moves, 60, rng))
     positions += [mini_deal(rules, rng, suits=2 + n % 2) for n in range(40)]
     positions += [loose_deal(rules, rng, suits=2 + n % 2) for n in range(120)]
+    positions += [stock_deal(rules, rng, 2, rng.choice((3, 7, 10, 14))) for n in range(150)]
     dead = lost = 0
     for state in positions:
         if not _dead(state):
