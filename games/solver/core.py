@@ -64,8 +64,9 @@ class OutOfBudget(Exception):
 
 class Search:
     """One deal under one rule set.  ``pruning=False`` turns off every optional pruning
-    rule (auto-play, canonical keys, no-op and equivalent-target pruning); what remains is
-    plain DFS over exact positions with a visited set (needed to terminate)."""
+    rule (auto-play, canonical keys, no-op and equivalent-target pruning, the dead-end
+    relaxation of :meth:`dead`); what remains is plain DFS over exact positions with a
+    visited set (needed to terminate)."""
 
     def __init__(self, state, pruning: bool = True) -> None:
         """``state`` is an engine :class:`~games.engine.State` (any position, not only an
