@@ -105,8 +105,8 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   shorter win), so a column's bottom card never enters a space in ``W``, alone or
   heading a run.  Remove each card at its *first departure* from its place in ``W`` (the
   cards of a moving run top first).  That sequence is legal in the relaxed game, by
-  induction: when ``c`` first leaves a column,
-  every card that was above it has left already, so ``c`` is that column's relaxed top;
+  induction: when ``c`` first leaves a column, every card that was above it has left
+  already, so ``c`` is that column's relaxed top;
   if ``c`` goes home, the lower cards of its suit are home, each home from the start or
   departed (removed); if ``c`` goes onto a card ``p``, ``p`` is a top card in ``W``, so
   either ``p`` has left its own place (removed) or every card above it there has (``p``
@@ -117,8 +117,8 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   cards, whose lowest is the column's lowest face-up one (a face-down card turns up only
   as the top card), and ``y`` goes onto a card or into a space at that moment, by (b) or
   (c) as above (the cards above ``y`` removed first only make more cards accessible):
-  (d).  Deals, the King-fill rule and cards covering others only restrict
-  ``W``, never the relaxed game.  Every card leaves its place in ``W`` (all go home), so
+  (d).  Deals, the King-fill rule and cards covering others only restrict ``W``, never
+  the relaxed game.  Every card leaves its place in ``W`` (all go home), so
   the relaxed game removes every card.  Cells are left out: a card may enter one whenever
   one is free, which the relaxation cannot bound.
 * **Dead ends with row deals to come** (Easthaven presets with stock left;
