@@ -376,8 +376,9 @@ class Search:
 
         Every card that is not on a foundation starts in its *place*: a column (at its
         index there), the stock or the waste.  A relaxed move *removes* a card from its
-        place for good; the stock and waste cards count as removed from the start.  A
-        column's top card (all cards above it removed) may be removed when
+        place for good; the stock cards count as removed from the start.  A column's top
+        card (all cards above it removed), or the waste's top card by (a)–(c) only, may be
+        removed when
 
         (a) every lower card of its suit is on a foundation or removed (it goes home), or
         (b) a card it may be built on is *accessible*: removed, or the top card of its
@@ -397,8 +398,6 @@ class Search:
             return self._dead_rows(st)
         bit = self._bit
         acc = self._stock_mask[dealt]
-        for c in waste:
-            acc |= bit[c]
         gone = acc
         for s in range(4):
             if found[s]:
@@ -462,6 +461,19 @@ class Search:
                 if x != top:
                     heights[i] = x + 1
                     progress = True
+            # The waste: its top card leaves like a column's top card, by (a), (b) or
+            # (c); a waste card is no parent (nothing goes onto the waste).
+            while waste:
+                c = waste[-1]
+                if not (acc & pmask[c] or gone & lmask[c] == lmask[c] or (space and space_ok[c])):
+                    break
+                acc |= bit[c]
+                gone |= bit[c]
+                waste = waste[:-1]
+                progress = True
+        if waste:
+            self.dead_cuts += 1
+            return True
         for h in heights:
             if h:
                 self.dead_cuts += 1

@@ -44,8 +44,9 @@ def loose_deal(rules, rng, suits: int) -> State:
 
 
 def stock_deal(rules, rng, suits: int, stock: int) -> State:
-    """``suits`` suits, ``stock`` of their cards in the stock, the rest over the columns
-    (random face-down counts): the relaxation then deals the stock row by row."""
+    """``suits`` suits, ``stock`` of their cards in the stock (with Westcliff, half of them
+    in the waste), the rest over the columns (random face-down counts): the relaxation
+    then deals the stock row by row, or takes the waste top first."""
     cards = [s * 13 + r for s in range(suits) for r in range(13)]
     rng.shuffle(cards)
     n = rules.columns
@@ -53,6 +54,10 @@ def stock_deal(rules, rng, suits: int, stock: int) -> State:
     cols = tuple(tuple(rest[i::n]) for i in range(n))
     down = tuple(rng.randint(0, max(0, len(c) - 1)) if rules.face_down_rows else 0 for c in cols)
     found = tuple(0 if s < suits else 13 for s in range(4))
+    if rules.stock == "waste":
+        # Westcliff: part of it already dealt to the waste.
+        half = stock // 2
+        return State(rules, cols, down, found, (), tuple(cards[half:stock]), tuple(cards[:half]))
     return State(rules, cols, down, found, (), tuple(cards[:stock]), ())
 
 
