@@ -1,0 +1,278 @@
+"""Best-first search for a first win, over the same positions and moves as the DFS.
+
+Why: the depth-first :meth:`~.core.Search.first_solution` commits to its first choice at
+every level; one bad early move (a deal made too soon, a card parked in the wrong place)
+costs the whole subtree below it before the search comes back.  Best-first keeps every
+generated position in a priority queue and always expands the most promising one, so a
+bad branch is left as soon as its positions score worse than an older alternative.
+
+Soundness is unchanged: the same move generator and auto-play (:meth:`Search.moves`,
+:meth:`Search.settle`) and the same transposition key build the same graph of settled
+positions; every newly seen key is queued once and expanded once, so when the queue runs
+dry every reachable position was expanded, exactly the set an exhaustive DFS visits, and
+``None`` is a proof that no win exists.  Only the *order* differs, and order is heuristic.
+
+Memory: each queued node keeps its position until it is expanded, plus a parent link and
+the few moves (one move and its auto-play) that made it, never a whole path; a win's path
+is rebuilt by walking the parent links.
+
+The heuristic (lower is better) is a weighted sum of features that a player would read
+off the table (see :func:`make_weights` for the weights per rule family and why):
+cards on the foundations, face-down cards and the cards lying on them, stock cards still
+to come, empty columns and free cells, cards lying above a lower card of their own suit
+(each one must move again before that suit can go up), cards not on a card they fit, and
+Westcliff's waste cards.  The column part depends on one column only and is cached per
+column, like :meth:`Search._column_info`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from heapq import heappop, heappush
+
+from .core import _ALL_HOME, RANK, SUIT, OutOfBudget, Search
+
+__all__ = ["Weights", "best_first", "make_weights"]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Integer weights of the heuristic (costs: higher is worse)."""
+
+    found: int = 10  # per card on the foundations (subtracted)
+    down: int = 6  # per face-down card
+    buried: int = 1  # per card lying on the face-down cards of its column
+    stock: int = 2  # per card still in the stock
+    blocker: int = 4  # per card lying above a lower card of its own suit (column/waste)
+    loose: int = 2  # per face-up card not on a card it fits
+    space: int = 8  # per empty column (subtracted)
+    cell: int = 3  # per free cell (subtracted)
+    waste: int = 1  # per waste card under the top
+    depth: int = 0  # per move on the path (0: pure greedy)
+    order: int = 0  # per 100 points of the move generator's score for the last move (subtracted)
+
+
+def make_weights(search: Search) -> Weights | list[Weights]:
+    """The weights for the rule family of ``search`` (a list: queues taking turns).
+
+    Tuned on node budgets (200k) over seeds 1-40 against the DFS on the same seeds:
+
+    * Seahaven (no face-down cards, no stock): the order of the cards, spaces and cells.
+    * Westcliff: stock weight 0, because a greedy search that is paid for dealing deals
+      too early and buries the waste (stock weight 4 decided 24 of 40 deals, 0 decided
+      36); the generator's move score as a tie-breaker (``order``) halves the nodes.
+    * Easthaven (row deals): face-down cards first.  Single weight sets won different
+      deals (15-18 of the 24 known wins each); two queues taking turns, the second caring
+      more about cards above lower cards of their suit and not at all about the stock,
+      won 18 with about half the median nodes.
+    """
+    if search.supermove:
+        return Weights(down=0, buried=0, stock=0)
+    if search.waste_deal:
+        return Weights(stock=0, order=30)
+    return [Weights(), Weights(stock=0, blocker=8)]
+
+
+def best_first(
+    search: Search,
+    node_limit: int,
+    deadline: float,
+    weights: Weights | Sequence[Weights] | None = None,
+) -> list | None:
+    """Best-first search for any win from ``search``'s start position.
+
+    Returns the internal move path (auto-play moves included), ``None`` when every
+    reachable position was expanded without a win (a proof), and raises
+    :class:`~.core.OutOfBudget` when ``node_limit`` positions were seen (counted as
+    :meth:`Search.first_solution` counts them: one per newly seen key, the start
+    included) or the ``deadline`` (``time.perf_counter()``) passed, checked every 256.
+    ``search.nodes`` holds the count afterwards.
+
+    ``weights`` may be several weight sets: then every position goes into one queue per
+    set and the queues take turns choosing the next position to expand (a position
+    already expanded through another queue is skipped).  Different heuristics get stuck
+    on different deals; taking turns costs each at most a constant factor and still
+    expands every position once.
+    """
+    if weights is None:
+        weights = make_weights(search)
+    wlist = [weights] if isinstance(weights, Weights) else list(weights)
+    search.node_limit = node_limit
+    search.deadline = deadline
+    path: list = []
+    start = search.start
+    if search.auto_allowed(start):
+        start = search.autoplay(start, path)
+    if sum(start[2]) == 52:
+        return path
+    key = search._keyfn
+    apply = search.apply
+    settle = search.settle
+    moves = search.moves
+    seen = {key(start)}
+    seen_add = seen.add
+    search.nodes = 0
+    search._tick()
+    nodes = search.nodes
+    clock = time.perf_counter
+    # Node ``i``: its position (``None`` once expanded), parent, the moves from the
+    # parent (one move and its auto-play), depth (path length).
+    states: list = [start]
+    parent = [-1]
+    made = [tuple(path)]
+    depth = [len(path)]
+    # The move that undoes the one that made the node (see :meth:`Search._undo`): it leads
+    # back to the parent, whose key is seen, so it is skipped without being applied.
+    backs: list = [None]
+    undo = search._undo
+    skip_undo = search.skip_undo
+    # Heap items are single ints (cheap to compare): priority in the high bits, then the
+    # node id inverted, so that among equal priorities the newest node comes first (a
+    # depth-first tie-break: keep following a line that does not get worse).
+    low = (1 << _SHIFT) - 1
+    queues = []
+    for w in wlist:
+        score = _scorer(search, w)
+        queues.append((score, w.depth, w.order, [score(start) << _SHIFT | low]))
+    nq = len(queues)
+    turn = 0
+    live = 1  # positions queued and not yet expanded
+    try:
+        while live:
+            heap = queues[turn][3]
+            turn = turn + 1 if turn + 1 < nq else 0
+            i = low - (heappop(heap) & low)
+            st = states[i]
+            if st is None:
+                continue  # expanded through another queue
+            states[i] = None
+            live -= 1
+            g = depth[i]
+            back = backs[i]
+            for option in moves(st):
+                move = option[1:]
+                if move == back:
+                    continue
+                seg = [move]
+                child = settle(apply(st, move), move, seg)
+                if child[2] == _ALL_HOME:
+                    out = seg
+                    while i >= 0:
+                        out[:0] = made[i]
+                        i = parent[i]
+                    return out
+                k = key(child)
+                if k in seen:
+                    continue
+                seen_add(k)
+                nodes += 1
+                if nodes >= node_limit:
+                    raise OutOfBudget
+                if not nodes & 255 and clock() > deadline:
+                    raise OutOfBudget
+                j = len(states)
+                cg = g + len(seg)
+                states.append(child)
+                parent.append(i)
+                made.append(tuple(seg))
+                depth.append(cg)
+                backs.append(undo(st, child, move) if skip_undo and len(seg) == 1 else None)
+                live += 1
+                tag = low - j
+                for score, wdepth, worder, heap in queues:
+                    prio = score(child) + wdepth * cg
+                    if worder:
+                        prio -= worder * option[0] // 100
+                    heappush(heap, prio << _SHIFT | tag)
+        return None
+    finally:
+        search.nodes = nodes
+
+
+#: Bits of a heap item below the priority: the (inverted) node id.
+_SHIFT = 32
+
+
+def _scorer(search: Search, w: Weights):
+    """The heuristic for ``search``'s rules as one closure; offset so it is never negative
+    (heap items pack it into the high bits of an int)."""
+    fits = search.fits
+    has_down = search.has_down
+    cache: dict = {}
+    cache_get = cache.get
+    nstock = search.nstock
+    w_found, w_space, w_cell = w.found, w.space, w.cell
+    w_stock, w_waste, w_blocker = w.stock, w.waste, w.blocker
+    offset = 52 * w_found + 10 * w_space + 4 * w_cell + 2 * w.order
+
+    def column(col: tuple, d: int) -> int:
+        cost = w.down * d
+        if d:
+            cost += w.buried * (len(col) - d)
+        low = [99, 99, 99, 99]
+        blockers = 0
+        loose = 0
+        prev = -1
+        for k, c in enumerate(col):
+            s = SUIT[c]
+            r = RANK[c]
+            if r > low[s]:
+                blockers += 1
+            else:
+                low[s] = r
+            if k > d and not fits[prev * 52 + c]:
+                loose += 1
+            prev = c
+        return cost + w_blocker * blockers + w.loose * loose
+
+    waste_cache: dict = {}
+
+    def waste_cost(waste: tuple) -> int:
+        v = waste_cache.get(waste)
+        if v is not None:
+            return v
+        low = [99, 99, 99, 99]
+        blockers = 0
+        for c in waste:
+            s = SUIT[c]
+            if RANK[c] > low[s]:
+                blockers += 1
+            else:
+                low[s] = RANK[c]
+        v = waste_cache[waste] = w_blocker * blockers + w_waste * max(len(waste) - 1, 0)
+        return v
+
+    def score(st) -> int:
+        cols, down, found, cells, dealt, waste = st
+        h = offset - w_found * (found[0] + found[1] + found[2] + found[3])
+        h += w_stock * (nstock - dealt)
+        if has_down:
+            for col, d in zip(cols, down):
+                if col:
+                    ck = (d, col)
+                    v = cache_get(ck)
+                    if v is None:
+                        v = cache[ck] = column(col, d)
+                    h += v
+                else:
+                    h -= w_space
+        else:
+            for col in cols:
+                if col:
+                    v = cache_get(col)
+                    if v is None:
+                        v = cache[col] = column(col, 0)
+                    h += v
+                else:
+                    h -= w_space
+        if cells:
+            h -= w_cell * cells.count(-1)
+        if waste:
+            h += waste_cost(waste)
+        if len(cache) > 300_000:
+            cache.clear()
+        return h
+
+    return score
