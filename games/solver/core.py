@@ -28,6 +28,8 @@ FOUND = 30
 DEAL = 40
 KING = 12
 INF = 10**9
+#: In the dead-end relaxation's accessible-card mask: "some column is empty" (no card).
+SPACE_BIT = 1 << 52
 #: The foundations of a won position.
 _ALL_HOME = (13, 13, 13, 13)
 
@@ -393,9 +395,13 @@ class Search:
         Each condition only gets easier as cards are removed, so removing every removable
         card until none is left decides the relaxed game; the position is dead when some
         column keeps a card."""
+        return self._dead(st, self._infos(st))
+
+    def _dead(self, st, infos: list) -> bool:
+        """:meth:`dead`, given the position's :meth:`_infos`."""
         cols, down, found, cells, dealt, waste = st
         if self.rows_deal and dealt < self.nstock:
-            return self._dead_rows(st)
+            return self._dead_rows(st, infos)
         bit = self._bit
         acc = self._stock_mask[dealt]
         gone = acc
@@ -403,74 +409,74 @@ class Search:
             if found[s]:
                 gone |= ((1 << found[s]) - 1) << (13 * s)
         heights = []
-        space = False
-        for col in cols:
+        wakes = []
+        # The table of :meth:`_dead_column` for this ``bottom_stays``.
+        w = 6 if self._bottom_stays[dealt] else 5
+        for col, info in zip(cols, infos):
             if col:
                 acc |= bit[col[-1]]
+                wakes.append(info[w])
             else:
-                space = True
+                acc |= SPACE_BIT
+                wakes.append(None)
             heights.append(len(col))
         pmask = self._parent_mask
         lmask = self._lower_mask
         space_ok = self._space_ok
-        fits = self.fits
-        partial = self.partial
-        bottom_stays = self._bottom_stays[dealt]
         ncols = len(cols)
-        progress = True
-        while progress:
-            progress = False
-            for i in range(ncols):
+        # Sweep the columns cyclically until ``ncols`` scans in a row remove nothing
+        # (every column then fails at its top with the same accessible set: a fixpoint).
+        # Every condition only gets easier as cards are removed, so the set removed at the
+        # fixpoint is the same in whatever order the columns are scanned; stopping there
+        # skips the full extra pass a "repeat while some pass made progress" loop makes.
+        # (b)-(d) of a column's card are one test against :meth:`_dead_column`'s table
+        # (``SPACE_BIT`` in ``acc`` stands for "some column is empty").
+        i = 0
+        idle = 0
+        while True:
+            while idle < ncols:
                 x = heights[i] - 1
-                if x < 0:
-                    continue
-                col = cols[i]
-                d = down[i]
-                top = x
-                while x >= 0:
-                    c = col[x]
-                    if not (
-                        acc & pmask[c]
-                        or gone & lmask[c] == lmask[c]
-                        or (space and space_ok[c] and (x or not bottom_stays))
-                    ):
-                        # (d): a run from col[k] up to c, whose lowest card may leave.
-                        if x <= d or not fits[col[x - 1] * 52 + c]:
+                if x >= 0:
+                    col = cols[i]
+                    wake = wakes[i]
+                    top = x
+                    while x >= 0:
+                        c = col[x]
+                        low = lmask[c]
+                        if not (acc & wake[x] or gone & low == low):
                             break
-                        k = x - 1
-                        while True:
-                            y = col[k]
-                            if partial or k == d:
-                                if acc & pmask[y] or (
-                                    space and space_ok[y] and (k or not bottom_stays)
-                                ):
-                                    break
-                            if k == d or not fits[col[k - 1] * 52 + y]:
-                                k = -1
-                                break
-                            k -= 1
-                        if k < 0:
-                            break
-                    acc |= bit[c]
-                    gone |= bit[c]
-                    x -= 1
-                    if x >= 0:
-                        acc |= bit[col[x]]
-                    else:
-                        space = True
-                if x != top:
-                    heights[i] = x + 1
-                    progress = True
+                        acc |= bit[c]
+                        gone |= bit[c]
+                        x -= 1
+                        if x >= 0:
+                            acc |= bit[col[x]]
+                        else:
+                            acc |= SPACE_BIT
+                    if x != top:
+                        heights[i] = x + 1
+                        idle = 0
+                idle += 1
+                i += 1
+                if i == ncols:
+                    i = 0
             # The waste: its top card leaves like a column's top card, by (a), (b) or
             # (c); a waste card is no parent (nothing goes onto the waste).
+            taken = False
             while waste:
                 c = waste[-1]
-                if not (acc & pmask[c] or gone & lmask[c] == lmask[c] or (space and space_ok[c])):
+                if not (
+                    acc & pmask[c]
+                    or gone & lmask[c] == lmask[c]
+                    or (acc & SPACE_BIT and space_ok[c])
+                ):
                     break
                 acc |= bit[c]
                 gone |= bit[c]
                 waste = waste[:-1]
-                progress = True
+                taken = True
+            if not taken:
+                break
+            idle = 0
         if waste:
             self.dead_cuts += 1
             return True
@@ -480,7 +486,46 @@ class Search:
                 return True
         return False
 
-    def _dead_rows(self, st) -> bool:
+    def _dead_column(self, col: tuple, d: int) -> tuple:
+        """The relaxation's conditions (b)-(d) for the cards of one column (``d`` of them
+        face down), as far as they depend on the column alone; cached in
+        :meth:`_column_info`.  Returns ``(wake0, wake1)``, tuples by index ``x``
+        (``wake1`` with ``bottom_stays``, ``wake0`` without): while ``col[x]`` is the
+        relaxed top (the cards above it removed, the cards below it all there), it may
+        leave by (b), (c) or (d) exactly when the accessible set, with ``SPACE_BIT``
+        added once some column is empty, meets ``wake[x]``: its parents, the parents of
+        every lowest card ``y`` of a run it may leave with, and ``SPACE_BIT`` if it or
+        such a ``y`` may enter a space.  That is the walk down the run the check used to
+        make at every scan of the column, made once per column."""
+        pmask = self._parent_mask
+        space_ok = self._space_ok
+        fits = self.fits
+        partial = self.partial
+        wake0 = []
+        wake1 = []
+        for x, c in enumerate(col):
+            w = pmask[c]
+            s0 = space_ok[c]
+            s1 = s0 and x > 0
+            if x > d and fits[col[x - 1] * 52 + c]:
+                # (d): runs from col[k] up to c, k going down while the cards fit.
+                k = x - 1
+                while True:
+                    y = col[k]
+                    if partial or k == d:
+                        w |= pmask[y]
+                        if space_ok[y]:
+                            s0 = True
+                            if k:
+                                s1 = True
+                    if k == d or not fits[col[k - 1] * 52 + y]:
+                        break
+                    k -= 1
+            wake0.append(w | SPACE_BIT if s0 else w)
+            wake1.append(w | SPACE_BIT if s1 else w)
+        return tuple(wake0), tuple(wake1)
+
+    def _dead_rows(self, st, infos: list) -> bool:
         """:meth:`dead` with row deals still to come: the stock cards are not removed from
         the start but dealt, a row at a time, onto the columns' relaxed top cards (a card
         *dealt onto* a column has that column as its place); before each deal every
@@ -501,86 +546,81 @@ class Search:
         lmask = self._lower_mask
         space_ok = self._space_ok
         fits = self.fits
-        partial = self.partial
         ncols = len(cols)
         stock = self.stock
         nstock = self.nstock
+        # A column's own cards leave as in :meth:`dead`, by :meth:`_dead_column`'s table
+        # (``stays`` is false until the last deal: the table without it).
+        wakes = [info[5] if info else None for info in infos]
         while True:
             final = dealt >= nstock
             stays = final and self._bottom_stays[nstock]
+            if stays:
+                wakes = [info[6] if info else None for info in infos]
             acc = removed
-            space = False
             for stack in stacks:
                 if stack:
                     acc |= bit[stack[-1]]
                 else:
-                    space = True
-            progress = True
-            while progress:
-                progress = False
-                for i in range(ncols):
-                    stack = stacks[i]
-                    if not stack:
-                        continue
+                    acc |= SPACE_BIT
+            # Cyclic sweep to the fixpoint, as in :meth:`dead`.  A column is scanned
+            # from its top by index (``x``) and cut once at the end of its scan.
+            i = 0
+            idle = 0
+            while idle < ncols:
+                stack = stacks[i]
+                x = len(stack) - 1
+                if x >= 0:
                     d = down[i]
-                    top = len(stack)
-                    while stack:
-                        x = len(stack) - 1
+                    ho = orig[i]
+                    wake = wakes[i]
+                    top = x
+                    while x >= 0:
                         c = stack[x]
-                        ho = orig[i]
-                        if not (
-                            acc & pmask[c]
-                            or gone & lmask[c] == lmask[c]
-                            or (space and space_ok[c] and (x or ho == 0 or not stays))
-                        ):
-                            if x < ho:
-                                # One of the column's own cards: as in :meth:`dead`.
-                                if x <= d or not fits[stack[x - 1] * 52 + c]:
-                                    break
-                                k = x - 1
-                                while True:
-                                    y = stack[k]
-                                    if partial or k == d:
-                                        if acc & pmask[y] or (
-                                            space and space_ok[y] and (k or not stays)
-                                        ):
-                                            break
-                                    if k == d or not fits[stack[k - 1] * 52 + y]:
-                                        k = -1
-                                        break
-                                    k -= 1
-                                if k < 0:
-                                    break
-                            else:
-                                # A dealt card: any run of face-up cards beneath it.
-                                k = x
-                                while True:
-                                    if k == 0 or not fits[stack[k - 1] * 52 + stack[k]]:
-                                        k = -1
-                                        break
-                                    k -= 1
-                                    if k < ho - 1 and k < d:
-                                        k = -1  # face down
-                                        break
-                                    y = stack[k]
-                                    if acc & pmask[y] or (
-                                        space and space_ok[y] and (k or ho == 0 or not stays)
-                                    ):
-                                        break
-                                if k < 0:
-                                    break
-                        stack.pop()
+                        low = lmask[c]
                         if x < ho:
-                            orig[i] = x
+                            # One of the column's own cards.
+                            if not (acc & wake[x] or gone & low == low):
+                                break
+                            ho = x
+                        elif not (
+                            acc & pmask[c] or gone & low == low or (acc & SPACE_BIT and space_ok[c])
+                        ):
+                            # A dealt card (never a bottom card kept out of spaces: ``x``
+                            # is 0 only when no own card is left): any run of face-up
+                            # cards beneath it.
+                            k = x
+                            while True:
+                                if k == 0 or not fits[stack[k - 1] * 52 + stack[k]]:
+                                    k = -1
+                                    break
+                                k -= 1
+                                if k < ho - 1 and k < d:
+                                    k = -1  # face down
+                                    break
+                                y = stack[k]
+                                if acc & pmask[y] or (
+                                    acc & SPACE_BIT and space_ok[y] and (k or ho == 0 or not stays)
+                                ):
+                                    break
+                            if k < 0:
+                                break
                         acc |= bit[c]
                         removed |= bit[c]
                         gone |= bit[c]
                         if x:
-                            acc |= bit[stack[-1]]
+                            acc |= bit[stack[x - 1]]
                         else:
-                            space = True
-                    if len(stack) != top:
-                        progress = True
+                            acc |= SPACE_BIT
+                        x -= 1
+                    if x != top:
+                        del stack[x + 1 :]
+                        orig[i] = ho
+                        idle = 0
+                idle += 1
+                i += 1
+                if i == ncols:
+                    i = 0
             if final:
                 break
             n = min(ncols, nstock - dealt)
@@ -595,11 +635,34 @@ class Search:
 
     # ------------------------------------------------------------------ moves
 
+    def _infos(self, st) -> list:
+        """:meth:`_column_info` of each column (``None`` for a space), from the cache
+        (looked up once per position, for :meth:`moves` and :meth:`dead` both)."""
+        cols, down = st[0], st[1]
+        cache = self._colcache
+        cache_get = cache.get
+        has_down = self.has_down
+        infos = []
+        for col, d in zip(cols, down):
+            if not col:
+                infos.append(None)
+                continue
+            ck = (d, col) if has_down else col
+            info = cache_get(ck)
+            if info is None:
+                info = self._column_info(col, d)
+                if len(cache) > 300_000:
+                    cache.clear()
+                cache[ck] = info
+            infos.append(info)
+        return infos
+
     def _column_info(self, col: tuple, d: int) -> tuple:
         """What may leave a column, independent of the rest of the position:
         ``(foundation score, a King lying on a card may leave, [(count, the cards the
         first card fits on, score onto a card, may go to a space, score into a space,
-        score into a cell), ...], suit of the top card, its rank)``."""
+        score into a cell), ...], suit of the top card, its rank, and the dead-end
+        relaxation's two tables of :meth:`_dead_column`)``."""
         fits = self.fits
         canon_prune = self.pruning and self.canon
         n = len(col)
@@ -653,11 +716,13 @@ class Search:
             )
         fscore = 100 + (20 if n - 1 == d and d else 0)
         top = col[-1]
-        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top])
+        wake0, wake1 = self._dead_column(col, d) if self.dead_check else ((), ())
+        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top], wake0, wake1)
 
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
-        if self.dead_check and self.dead(st):
+        infos = self._infos(st)
+        if self.dead_check and self._dead(st, infos):
             return []
         cols, down, found, cells, dealt, waste = st
         parents = self.parents
@@ -693,9 +758,6 @@ class Search:
         append = out.append
         tops_get = tops.get
         king_could_fill = False
-        cache = self._colcache
-        cache_get = cache.get
-        has_down = self.has_down
         # Without supermove no run is too long: a cap no count reaches.
         cap_target = cap_space = INF
         if supermove:
@@ -704,14 +766,7 @@ class Search:
         for i, col in enumerate(cols):
             if not col:
                 continue
-            ck = (down[i], col) if has_down else col
-            info = cache_get(ck)
-            if info is None:
-                info = self._column_info(col, down[i])
-                if len(cache) > 300_000:
-                    cache.clear()
-                cache[ck] = info
-            fscore, king_lying, entries, top_suit, top_rank = info
+            fscore, king_lying, entries, top_suit, top_rank, _, _ = infos[i]
             if found[top_suit] == top_rank:
                 append((fscore, i, FOUND, 1))
             if king_lying:
