@@ -101,6 +101,7 @@ class Search:
         self.canon_cells = pruning
         self.has_down = any(state.down)
         self._colcache: dict = {}
+        self._found_masks: dict = {}
         self.auto_always = pruning and not self.king_fill
         #: A deal is irreversible progress: tried before moves that only shuffle built runs.
         self.deal_score = 20
@@ -404,22 +405,13 @@ class Search:
             return self._dead_rows(st, infos)
         bit = self._bit
         acc = self._stock_mask[dealt]
-        gone = acc
-        for s in range(4):
-            if found[s]:
-                gone |= ((1 << found[s]) - 1) << (13 * s)
-        heights = []
-        wakes = []
+        gone = acc | self._found_mask(found)
+        heights = [len(col) for col in cols]
         # The table of :meth:`_dead_column` for this ``bottom_stays``.
         w = 6 if self._bottom_stays[dealt] else 5
-        for col, info in zip(cols, infos):
-            if col:
-                acc |= bit[col[-1]]
-                wakes.append(info[w])
-            else:
-                acc |= SPACE_BIT
-                wakes.append(None)
-            heights.append(len(col))
+        wakes = [info[w] if info else None for info in infos]
+        for col in cols:
+            acc |= bit[col[-1]] if col else SPACE_BIT
         pmask = self._parent_mask
         lmask = self._lower_mask
         space_ok = self._space_ok
@@ -486,6 +478,18 @@ class Search:
                 return True
         return False
 
+    def _found_mask(self, found: tuple) -> int:
+        """The cards on the foundations ``found``, as a mask (cached)."""
+        mask = self._found_masks.get(found)
+        if mask is None:
+            mask = 0
+            for s in range(4):
+                mask |= ((1 << found[s]) - 1) << (13 * s)
+            if len(self._found_masks) > 100_000:
+                self._found_masks.clear()
+            self._found_masks[found] = mask
+        return mask
+
     def _dead_column(self, col: tuple, d: int) -> tuple:
         """The relaxation's conditions (b)-(d) for the cards of one column (``d`` of them
         face down), as far as they depend on the column alone; cached in
@@ -536,10 +540,7 @@ class Search:
         cols, down, found, cells, dealt, waste = st
         bit = self._bit
         removed = 0
-        gone = 0
-        for s in range(4):
-            if found[s]:
-                gone |= ((1 << found[s]) - 1) << (13 * s)
+        gone = self._found_mask(found)
         stacks = [list(col) for col in cols]
         orig = [len(col) for col in cols]  # the column's own cards still there
         pmask = self._parent_mask
