@@ -500,33 +500,40 @@ class Search:
         added once some column is empty, meets ``wake[x]``: its parents, the parents of
         every lowest card ``y`` of a run it may leave with, and ``SPACE_BIT`` if it or
         such a ``y`` may enter a space.  That is the walk down the run the check used to
-        make at every scan of the column, made once per column."""
+        make at every scan of the column, made once per column, and in one pass: the
+        walk from ``x`` visits ``x - 1`` and then the walk from ``x - 1`` when ``col[x]``
+        continues a face-up run on ``col[x - 1]``, nothing otherwise, so the run part of
+        ``wake[x]`` is that of ``wake[x - 1]`` plus ``col[x - 1]``'s own part, or 0."""
         pmask = self._parent_mask
         space_ok = self._space_ok
         fits = self.fits
         partial = self.partial
         wake0 = []
         wake1 = []
+        # The run part for the current card: what the lowest cards of runs it may leave
+        # with contribute (their parents, SPACE_BIT if one may enter a space).
+        run0 = run1 = 0
         for x, c in enumerate(col):
-            w = pmask[c]
-            s0 = space_ok[c]
-            s1 = s0 and x > 0
             if x > d and fits[col[x - 1] * 52 + c]:
-                # (d): runs from col[k] up to c, k going down while the cards fit.
                 k = x - 1
-                while True:
+                if partial or k == d:
                     y = col[k]
-                    if partial or k == d:
-                        w |= pmask[y]
-                        if space_ok[y]:
-                            s0 = True
-                            if k:
-                                s1 = True
-                    if k == d or not fits[col[k - 1] * 52 + y]:
-                        break
-                    k -= 1
-            wake0.append(w | SPACE_BIT if s0 else w)
-            wake1.append(w | SPACE_BIT if s1 else w)
+                    p = pmask[y]
+                    if space_ok[y]:
+                        run0 |= p | SPACE_BIT
+                        run1 |= p | SPACE_BIT if k else p
+                    else:
+                        run0 |= p
+                        run1 |= p
+            else:
+                run0 = run1 = 0
+            p = pmask[c]
+            if space_ok[c]:
+                wake0.append(p | SPACE_BIT | run0)
+                wake1.append((p | SPACE_BIT if x else p) | run1)
+            else:
+                wake0.append(p | run0)
+                wake1.append(p | run1)
         return tuple(wake0), tuple(wake1)
 
     def _dead_rows(self, st, infos: list) -> bool:
