@@ -51,7 +51,10 @@ class Weights:
     cell: int = 3  # per free cell (subtracted)
     waste: int = 1  # per waste card under the top
     depth: int = 0  # per move on the path (0: pure greedy)
-    order: int = 0  # per 100 points of the move generator's score for the last move (subtracted)
+    order: int = 0  # per 100 points of the generator's score of the last move (subtracted)
+    #: A depth-first queue instead: deepest first, then the generator's order (the other
+    #: fields are ignored).  Taking turns with it keeps the DFS's quick wins.
+    dive: bool = False
 
 
 def make_weights(search: Search) -> Weights | list[Weights]:
@@ -67,12 +70,17 @@ def make_weights(search: Search) -> Weights | list[Weights]:
       deals (15-18 of the 24 known wins each); two queues taking turns, the second caring
       more about cards above lower cards of their suit and not at all about the stock,
       won 18 with about half the median nodes.
+    * Easthaven and Westcliff also get a depth-first queue (``dive``): on a few deals the
+      DFS's move order wins within a few hundred or thousand nodes where the heuristics
+      wander (westcliff-classic 22 and 39, easthaven-open 34); at 200k nodes it won 19
+      easthaven-open deals instead of 18 and kept westcliff-classic at 33.  Seahaven
+      gained nothing from it (34 of 40 either way, more nodes) and does without.
     """
     if search.supermove:
         return Weights(down=0, buried=0, stock=0)
     if search.waste_deal:
-        return Weights(stock=0, order=30)
-    return [Weights(), Weights(stock=0, blocker=8)]
+        return [Weights(stock=0, order=30), Weights(dive=True)]
+    return [Weights(), Weights(stock=0, blocker=8), Weights(dive=True)]
 
 
 def best_first(
@@ -134,8 +142,9 @@ def best_first(
     low = (1 << _SHIFT) - 1
     queues = []
     for w in wlist:
-        score = _scorer(search, w)
-        queues.append((score, w.depth, w.order, [score(start) << _SHIFT | low]))
+        score = None if w.dive else _scorer(search, w)
+        first = 0 if w.dive else score(start)
+        queues.append((score, w.depth, w.order, [first << _SHIFT | low]))
     nq = len(queues)
     turn = 0
     live = 1  # positions queued and not yet expanded
@@ -151,7 +160,7 @@ def best_first(
             live -= 1
             g = depth[i]
             back = backs[i]
-            for option in moves(st):
+            for rank, option in enumerate(moves(st)):
                 move = option[1:]
                 if move == back:
                     continue
@@ -182,9 +191,14 @@ def best_first(
                 live += 1
                 tag = low - j
                 for score, wdepth, worder, heap in queues:
+                    if score is None:  # dive: deepest first, then the generator's order
+                        prio = (max(_DIVE - cg, 0) << 8) + min(rank, 255)
+                        heappush(heap, prio << _SHIFT | tag)
+                        continue
                     prio = score(child) + wdepth * cg
                     if worder:
-                        prio -= worder * option[0] // 100
+                        # Generator scores lie in 0..~130; clamped so the item stays >= 0.
+                        prio -= worder * min(max(option[0], 0), 200) // 100
                     heappush(heap, prio << _SHIFT | tag)
         return None
     finally:
@@ -193,6 +207,8 @@ def best_first(
 
 #: Bits of a heap item below the priority: the (inverted) node id.
 _SHIFT = 32
+#: Depths beyond this dive in no particular order (never reached in practice).
+_DIVE = 1 << 24
 
 
 def _scorer(search: Search, w: Weights):
@@ -205,6 +221,7 @@ def _scorer(search: Search, w: Weights):
     nstock = search.nstock
     w_found, w_space, w_cell = w.found, w.space, w.cell
     w_stock, w_waste, w_blocker = w.stock, w.waste, w.blocker
+    # Never negative, so the priority can be packed into the high bits of an int.
     offset = 52 * w_found + 10 * w_space + 4 * w_cell + 2 * w.order
 
     def column(col: tuple, d: int) -> int:
@@ -273,6 +290,7 @@ def _scorer(search: Search, w: Weights):
             h += waste_cost(waste)
         if len(cache) > 300_000:
             cache.clear()
+            waste_cache.clear()
         return h
 
     return score

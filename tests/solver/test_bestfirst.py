@@ -140,11 +140,13 @@ def test_exhausted_search_expands_the_same_positions_as_the_dfs(preset, options,
     assert best_first(bf_search, 20_000, INF) is None
     assert bf_keys == dfs_keys
     assert bf_search.nodes == dfs_search.nodes == len(dfs_keys)
-    # Other weights change the order only, never the set.
-    other = Search(state)
-    other_keys = _recording(other)
-    assert best_first(other, 20_000, INF, Weights(found=1, depth=3, blocker=0)) is None
-    assert other_keys == dfs_keys
+    # Other weights, and other queues taking turns, change the order only, never the set.
+    for weights in (Weights(found=1, depth=3, blocker=0), [Weights(order=50), Weights(dive=True)]):
+        other = Search(state)
+        other_keys = _recording(other)
+        assert best_first(other, 20_000, INF, weights) is None
+        assert other_keys == dfs_keys
+        assert other.nodes == dfs_search.nodes
 
 
 def test_node_budget_raises():
