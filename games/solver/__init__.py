@@ -12,12 +12,16 @@ cheaper than the engine's immutable ``State``; the engine is the judge: every so
 translated to API moves and replayed with :func:`games.engine.replay` before it is
 returned, and a solution that does not end in ``won`` raises :class:`SolverBug`.
 
-1. **First solution**: depth-first search (an explicit stack, no recursion limit) with
-   move ordering (below) and a transposition set of position keys.  DFS with a
-   visited set over a finite graph finds a path to a won position whenever one is
-   reachable, so an exhausted search is a proof of ``unwinnable``.
+1. **First solution**: best-first search (:mod:`.bestfirst`): every newly seen position
+   goes into a priority queue ordered by a heuristic per rule family, and the most
+   promising one is expanded next, so one bad early choice does not cost its whole
+   subtree as it does depth-first.  Each position is keyed in a transposition set and
+   expanded once; the graph is finite, so the search finds a win whenever one is
+   reachable and an exhausted queue is a proof of ``unwinnable`` (the same set of
+   positions a depth-first search, :meth:`.core.Search.first_solution`, visits: the tests
+   compare the two).
 2. **Shortening** (``shorten=True``): first :mod:`.splice` cuts the first win's cycles and
-   takes its one-move shortcuts (exact and cheap: DFS wins wander, and a bound of
+   takes its one-move shortcuts (exact and cheap: first wins wander, and a bound of
    thousands of moves leaves branch and bound nothing to cut); then branch and bound
    from the start, looking only for
    wins shorter than the best so far.  A position is cut when ``g + h > bound`` with the
@@ -170,6 +174,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bestfirst import best_first
 from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
 from .splice import splice_api
 
@@ -316,7 +321,12 @@ def solve_state(
     node_limit = node_budget if node_budget is not None else INF
     search = Search(state, pruning=pruning)
     try:
-        path = search.first_solution(node_limit, deadline)
+        # ``pruning=False`` is the plain reference search the pruning tests compare with:
+        # depth-first, as documented; the service searches best-first.
+        if pruning:
+            path = best_first(search, node_limit, deadline)
+        else:
+            path = search.first_solution(node_limit, deadline)
     except OutOfBudget:
         return SolveResult(UNKNOWN, [], search.nodes, time.perf_counter() - started)
     if path is None:
