@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import get_rules
+from games.engine import State, get_rules, parse_card
 
 RULE_SETS = [
     ("easthaven", {}),
@@ -27,3 +27,18 @@ def rule_id(item) -> str:
 
 def all_rules():
     return [get_rules(preset, options) for preset, options in RULE_SETS]
+
+
+def cards(text: str) -> tuple[int, ...]:
+    """``"AS 2H"`` → the engine's card ints."""
+    return tuple(parse_card(c) for c in text.split())
+
+
+def build(preset, cols, found, options=None, cells=(), stock="", waste="", down=None):
+    """A hand-made position: columns as card strings (bottom first), the missing ones
+    empty; ``down`` face-down counts; cells as card names or ``""``."""
+    rules = get_rules(preset, options)
+    columns = [cards(c) for c in cols] + [()] * (rules.columns - len(cols))
+    downs = tuple(down or ()) + (0,) * (rules.columns - len(down or ()))
+    cell_cards = tuple(parse_card(c) if c else -1 for c in cells) if rules.cells else ()
+    return State(rules, tuple(columns), downs, tuple(found), cell_cards, cards(stock), cards(waste))

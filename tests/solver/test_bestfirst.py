@@ -6,26 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import State, deck_from_seed, get_rules, new_game, parse_card
+from games.engine import deck_from_seed, get_rules, new_game
 from games.solver import to_api, verify
 from games.solver.bestfirst import Weights, best_first, make_weights
 from games.solver.core import OutOfBudget, Search
 
-from .helpers import RULE_SETS, rule_id
+from .helpers import RULE_SETS, build, rule_id
 
 INF = float("inf")
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_card(c) for c in text.split())
-
-
-def build(preset, cols, found, options=None, cells=(), stock="", waste="", down=None):
-    rules = get_rules(preset, options)
-    columns = [cards(c) for c in cols] + [()] * (rules.columns - len(cols))
-    downs = tuple(down or ()) + (0,) * (rules.columns - len(down or ()))
-    cell_cards = tuple(parse_card(c) if c else -1 for c in cells) if rules.cells else ()
-    return State(rules, tuple(columns), downs, tuple(found), cell_cards, cards(stock), cards(waste))
 
 
 def _recording(search: Search) -> set:

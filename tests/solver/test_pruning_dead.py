@@ -17,8 +17,7 @@ from games.engine import State, deck_from_seed, get_rules, new_game
 from games.solver import solve, solve_state
 from games.solver.core import DEAL, Search
 
-from .helpers import RULE_SETS, rule_id
-from .test_solve import build
+from .helpers import RULE_SETS, build, rule_id
 from .test_soundness import DEALS, endgames, mini_deal
 
 NO_CELLS = [item for item in RULE_SETS if not get_rules(*item).cells]

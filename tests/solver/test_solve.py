@@ -10,16 +10,16 @@ import pytest
 
 from games.engine import (
     WON,
-    State,
     deck_from_pysol,
     deck_from_seed,
     get_rules,
     new_game,
-    parse_card,
     replay,
     status,
 )
 from games.solver import SolverBug, SolveResult, solve, solve_state, verify
+
+from .helpers import build
 
 # Deals found winnable within a few thousand nodes (rank-major, Kings first, for Easthaven
 # proper, whose random deals are nearly all lost).
@@ -42,18 +42,6 @@ WINNABLE = [
 
 def _deck(seed_or_deck):
     return list(seed_or_deck) if isinstance(seed_or_deck, list) else deck_from_seed(seed_or_deck)
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_card(c) for c in text.split())
-
-
-def build(preset, cols, found, options=None, cells=(), stock="", waste="", down=None):
-    rules = get_rules(preset, options)
-    columns = [cards(c) for c in cols] + [()] * (rules.columns - len(cols))
-    downs = tuple(down or ()) + (0,) * (rules.columns - len(down or ()))
-    cell_cards = tuple(parse_card(c) if c else -1 for c in cells) if rules.cells else ()
-    return State(rules, tuple(columns), downs, tuple(found), cell_cards, cards(stock), cards(waste))
 
 
 @pytest.mark.parametrize(
