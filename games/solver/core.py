@@ -137,7 +137,6 @@ class Search:
         #: (no row deal reaches any column any more)?  Then some shortest win never moves a
         #: whole column into a space (see :meth:`dead`).
         self._bottom_stays = tuple(self.canon or self.fixed[d] == 0 for d in range(self.nstock + 1))
-        self.dead_cuts = 0
         self._safe_cache: dict = {}
         self.nodes = 0
         self.node_limit = INF
@@ -469,14 +468,7 @@ class Search:
             if not taken:
                 break
             idle = 0
-        if waste:
-            self.dead_cuts += 1
-            return True
-        for h in heights:
-            if h:
-                self.dead_cuts += 1
-                return True
-        return False
+        return bool(waste) or any(heights)
 
     def _found_mask(self, found: tuple) -> int:
         """The cards on the foundations ``found``, as a mask (cached)."""
@@ -635,11 +627,7 @@ class Search:
             for i in range(n):
                 stacks[i].append(stock[dealt + i])
             dealt += n
-        for stack in stacks:
-            if stack:
-                self.dead_cuts += 1
-                return True
-        return False
+        return any(stacks)
 
     # ------------------------------------------------------------------ moves
 
