@@ -128,7 +128,7 @@ def best_first(
     search.deadline = deadline
     path: list = []
     start = search.start
-    if search.auto_allowed(start):
+    if search.pruning:
         start = search.autoplay(start, path)
     if sum(start[2]) == 52:
         return path

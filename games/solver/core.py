@@ -285,9 +285,10 @@ class Search:
         only a card the move uncovered, or anything after a foundation move or a deal,
         can have become safe."""
         if not self.auto_always:
-            if not self.auto_allowed(child):
+            if not self.pruning:
                 return child
-            # The parent may not have been settled: look at every free card.
+            # Easthaven proper (guarded auto-play): what may be played can change with any
+            # move, so look at every free card.
             return self.autoplay(child, path)
         src, dst, _ = move
         if dst == FOUND or src == DEAL:
@@ -318,13 +319,39 @@ class Search:
         after it.  A column or cell card (or run) moved to a column or cell goes back the
         same way unless the move turned a face-down card (then ``down`` is a new tuple).
         The result is the parent itself; settling it changes nothing, because every
-        position on the stack is already settled (auto-play is a fixed point there, and
-        in Easthaven proper ``auto_allowed`` gives the same answer for the same position).
+        position on the stack is already settled (auto-play, a function of the position
+        alone, has reached a fixed point there).
         So the undoing move yields the parent's key, which is in ``seen``."""
         src, dst, cnt = move
         if src >= WASTE or dst >= WASTE or child[1] is not parent[1]:
             return None
         return (dst, src, cnt)
+
+    def fill_neutral(self, col: tuple, d: int, dealt: int) -> bool:
+        """May the safe top card of ``col`` (``d`` cards face down) go home now although
+        the King-fill rule can still refuse a deal?  Yes when it is no Queen or King,
+        its column keeps a card, its leaving lets no King (or King-headed run) that lay
+        still leave its column, and its twin (same rank and colour) is not in the stock.
+        Then playing it early never makes the rule refuse a deal that a win from here
+        makes (see "Auto-play" in :mod:`games.solver`)."""
+        n = len(col)
+        c = col[-1]
+        if n < 2 or RANK[c] >= KING - 1:
+            return False
+        if self._stock_mask[dealt] >> ((3 - SUIT[c]) * 13 + RANK[c]) & 1:
+            return False  # the twin could be dealt onto the parent c may move to
+        if self._info(col, d)[1]:
+            return True  # a King may leave the column already
+        # The column without c, the card under it turned face up: no King may leave it.
+        return not self._info(col[:-1], d - 1 if n - 1 == d else d)[1]
+
+    def _info(self, col: tuple, d: int) -> tuple:
+        """:meth:`_column_info` of one column, through the cache of :meth:`_infos`."""
+        ck = (d, col) if self.has_down else col
+        info = self._colcache.get(ck)
+        if info is None:
+            info = self._colcache[ck] = self._column_info(col, d)
+        return info
 
     def safe_cards(self, found) -> frozenset:
         """The cards :meth:`safe` accepts under foundations ``found`` (cached per
@@ -345,8 +372,11 @@ class Search:
         return found[a] >= r and found[b] >= r
 
     def autoplay(self, st, out: list):
-        """Play every safe card to its foundation (repeatedly), appending the moves."""
+        """Play every safe card to its foundation (repeatedly), appending the moves.  In
+        Easthaven proper, while the King-fill rule can still refuse a deal
+        (:meth:`auto_allowed` is false), only the cards :meth:`fill_neutral` accepts."""
         safe_cache = self._safe_cache
+        guarded = self.king_fill
         while True:
             cols, down, found, cells, dealt, waste = st
             nexts = safe_cache.get(found)
@@ -354,9 +384,10 @@ class Search:
                 nexts = self.safe_cards(found)
             if not nexts:
                 return st
+            free = not guarded or self.auto_allowed(st)
             move = None
             for i, col in enumerate(cols):
-                if col and col[-1] in nexts:
+                if col and col[-1] in nexts and (free or self.fill_neutral(col, down[i], dealt)):
                     move = (i, FOUND, 1)
                     break
             else:
@@ -830,7 +861,7 @@ class Search:
         self.deadline = deadline
         path: list = []
         start = self.start
-        if self.auto_allowed(start):
+        if self.pruning:
             start = self.autoplay(start, path)
         if sum(start[2]) == 52:
             return path
@@ -894,7 +925,7 @@ class Search:
         bound = len(best) - 1
         path: list = []
         start = self.start
-        if self.auto_allowed(start):
+        if self.pruning:
             start = self.autoplay(start, path)
         if len(path) + self.lower_bound(start) > bound:
             return best, True

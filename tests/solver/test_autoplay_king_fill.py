@@ -1,0 +1,108 @@
+"""Guarded auto-play in ``easthaven`` proper (``Search.fill_neutral``): while the King-fill
+rule can still refuse a deal, a safe card goes home early only where that can never make
+the rule refuse a deal a win makes.  Each condition is checked on a hand-made column; then
+the verdicts with pruning on are compared with the plain search on small random positions
+with stock left and Kings among the table cards.  (Positions where an unguarded auto-play
+would change a verdict are rare: none among 600 such random ones, so the conditions
+themselves rest on the hand-made cases and the proof in :mod:`games.solver`.)"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.engine import State, get_rules
+from games.solver import solve_state
+from games.solver.core import Search
+
+from .helpers import build
+
+# Every suit home to 5 (suits S H D C): every 6 is safe.  A King is in the stock, so the
+# King-fill rule may still refuse a deal and auto-play is guarded.
+FOUND = (5, 5, 5, 5)
+
+
+def neutral(col: str, down: int = 0, stock: str = "KH", found=FOUND) -> bool:
+    """``fill_neutral`` of the top card of ``col`` (column t0; the others empty)."""
+    state = build("easthaven", [col], found, stock=stock, down=[down])
+    search = Search(state)
+    assert not search.auto_allowed(search.start)
+    column = search.start[0][0]
+    assert column[-1] in search.safe_cards(search.start[2])
+    return search.fill_neutral(column, down, 0)
+
+
+def test_a_safe_card_on_its_parent_goes_home():
+    assert neutral("9D 8S 7H 6S")
+    assert neutral("9D 8S 7H 6S", down=2)
+
+
+def test_a_card_alone_in_its_column_waits():
+    # Its leaving would make a space, and a space lets the rule refuse a deal.
+    assert not neutral("6S")
+
+
+def test_a_queen_or_king_waits():
+    # A Queen may hide a King from the rule by lying on it; a King may fill a space.
+    assert not neutral("KC QH", found=(12, 11, 11, 12))
+    assert not neutral("6C KS", found=(12, 12, 12, 5))
+
+
+def test_a_card_whose_twin_is_in_the_stock_waits():
+    # The twin (6C for 6S) could be dealt onto the parent 6S might first move to, and
+    # make a King-headed run there that 6S would have broken.
+    assert not neutral("9D 8S 7H 6S", stock="KH 6C")
+
+
+def test_a_card_uncovering_a_king_that_may_leave_waits():
+    assert not neutral("9D KS 6S", down=1)  # KS would lie on 9D, free to move
+    assert not neutral("9D KS 6S", down=2)  # KS would turn face up on 9D
+    assert not neutral("8D KC QH 6S", down=1)  # KC QH: all face-up cards, a run
+    assert neutral("8D KC QH 6S")  # 8D KC QH is no run: only QH may leave
+    assert neutral("9D 6S", down=1)  # 9D turns: no King
+
+
+def test_a_card_on_a_king_headed_run_goes_home():
+    # The run KC QH JS ... 6S may leave already; without 6S it still may.
+    assert neutral("8D KC QH JS TH 9S 8H 7C 6D", down=1, found=(5, 5, 5, 5))
+
+
+def _random_position(rng: random.Random, options: dict) -> State:
+    """Two suits in play (one black, one red) from a random height up, the others home;
+    seven columns with few face-down cards, a short stock, Kings among the table cards."""
+    rules = get_rules("easthaven", options)
+    suits = rng.choice([(0, 1), (0, 2), (3, 1), (3, 2)])
+    heights = {s: rng.randint(0, 4) for s in suits}
+    deck = [s * 13 + r for s in suits for r in range(heights[s], 13)]
+    rng.shuffle(deck)
+    stock = tuple(deck[:7])
+    table = deck[7:]
+    cols = tuple(tuple(table[i::7]) for i in range(7))
+    down = tuple(rng.randint(0, 1) if len(c) > 1 else 0 for c in cols)
+    found = tuple(heights.get(s, 13) for s in range(4))
+    return State(rules, cols, down, found, (), stock, ())
+
+
+@pytest.mark.parametrize("options", [{}, {"partial_runs": True}], ids=["", "partial_runs"])
+def test_guarded_auto_play_keeps_the_verdicts(options):
+    rng = random.Random(f"king-fill{options}")
+    verdicts = []
+    fired = 0
+    for _ in range(60):
+        state = _random_position(rng, options)
+        pruned = solve_state(state, time_budget=None, node_budget=20_000, shorten=False)
+        plain = solve_state(
+            state, time_budget=None, node_budget=20_000, shorten=False, pruning=False
+        )
+        if "unknown" in (pruned.verdict, plain.verdict):
+            continue
+        assert pruned.verdict == plain.verdict, state
+        verdicts.append(pruned.verdict)
+        search = Search(state)
+        start = search.start
+        if not search.auto_allowed(start) and search.autoplay(start, []) != start:
+            fired += 1
+    assert len(verdicts) >= 40, verdicts
+    assert verdicts.count("winnable") >= 10 and verdicts.count("unwinnable") >= 10, verdicts
+    assert fired >= 10, "no position exercised the guarded auto-play at its start"
