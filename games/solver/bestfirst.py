@@ -138,15 +138,6 @@ def best_first(
     moves = search.moves
     seen = {key(start)}
     seen_add = seen.add
-    # The dead-end check (:meth:`Search.dead`) runs when a position is first seen, so a
-    # lost position costs no heuristic scores and no queue entries (about half of them
-    # in Easthaven's proofs); positions in the queues are known to be alive.
-    dead_check = search.dead_check
-    dead = search._dead
-    infos = search._infos
-    if dead_check and dead(start, infos(start)):
-        search.nodes = 1
-        return None
     search.nodes = 0
     search._tick()
     nodes = search.nodes
@@ -186,7 +177,7 @@ def best_first(
             live -= 1
             g = depth[i]
             back = backs[i]
-            for rank, option in enumerate(moves(st, dead_check)):
+            for rank, option in enumerate(moves(st)):
                 move = option[1:]
                 if move == back:
                     continue
@@ -207,8 +198,6 @@ def best_first(
                     raise OutOfBudget
                 if not nodes & 255 and clock() > deadline:
                     raise OutOfBudget
-                if dead_check and dead(child, infos(child)):
-                    continue  # lost: counted as seen, never scored or queued
                 j = len(states)
                 cg = g + len(seg)
                 states.append(child)

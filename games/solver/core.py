@@ -746,11 +746,10 @@ class Search:
         wake0, wake1 = self._dead_column(col, d) if self.dead_check else ((), ())
         return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top], wake0, wake1)
 
-    def moves(self, st, live: bool = False) -> list:
-        """Legal moves (modulo pruning), best first; none where :meth:`dead` finds the
-        position lost, unless the caller checked already (``live``)."""
+    def moves(self, st) -> list:
+        """Legal moves (modulo pruning), best first."""
         infos = self._infos(st)
-        if self.dead_check and not live and self._dead(st, infos):
+        if self.dead_check and self._dead(st, infos):
             return []
         cols, down, found, cells, dealt, waste = st
         parents = self.parents
