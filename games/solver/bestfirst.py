@@ -88,14 +88,19 @@ def make_weights(search: Search) -> Weights | list[Weights]:
       wins PySol 279 in 2.6k); seeds 1-1000 at 150k positions: 2 undecided instead of 5
       or more, and 16 % fewer positions without classic supermove (none undecided instead
       of 1).  Westcliff-classic seeds 61-160 at 80k positions: 7 undecided instead of 11
-      with queues of depth 0, 5 and 10 and the dive (without the dive: 12).  A queue with
-      a depth cost helps none of the Easthaven presets, whose undecided deals are proofs.
+      with queues of depth 0, 5 and 10 and the dive (without the dive: 12).  Westcliff
+      with ten columns keeps the greedy queue and the dive: it decides its deals within a
+      few hundred positions either way, and four queues only doubled its time (seeds
+      1-400).  A queue with a depth cost helps none of the Easthaven presets, whose
+      undecided deals are proofs.
     """
     if search.supermove:
         greedy = Weights(down=0, buried=0, stock=0, blocker=8)
         return [greedy, replace(greedy, depth=5)]
     if search.waste_deal:
         greedy = Weights(stock=0, order=30)
+        if search.ncols > 7:
+            return [greedy, Weights(dive=True)]
         return [greedy, replace(greedy, depth=5), replace(greedy, depth=10), Weights(dive=True)]
     return [Weights(), Weights(stock=0, blocker=8), Weights(dive=True)]
 
