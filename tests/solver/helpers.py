@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine import State, get_rules, parse_card
+from games.solver import solve_state
 
 RULE_SETS = [
     ("easthaven", {}),
@@ -42,3 +43,16 @@ def build(preset, cols, found, options=None, cells=(), stock="", waste="", down=
     downs = tuple(down or ()) + (0,) * (rules.columns - len(down or ()))
     cell_cards = tuple(parse_card(c) if c else -1 for c in cells) if rules.cells else ()
     return State(rules, tuple(columns), downs, tuple(found), cell_cards, cards(stock), cards(waste))
+
+
+def same_verdict(state: State, node_budget: int) -> str | None:
+    """The verdict on ``state`` with pruning on, after checking that the plain search
+    (``pruning=False``) gives the same; ``None`` when either runs out of nodes."""
+    pruned = solve_state(state, time_budget=None, node_budget=node_budget, shorten=False)
+    plain = solve_state(
+        state, time_budget=None, node_budget=node_budget, shorten=False, pruning=False
+    )
+    if "unknown" in (pruned.verdict, plain.verdict):
+        return None
+    assert pruned.verdict == plain.verdict, state
+    return pruned.verdict

@@ -24,10 +24,10 @@ from games.engine import (
     legal_moves,
     new_game,
 )
-from games.solver import solve_state, to_api
+from games.solver import to_api
 from games.solver.core import Search
 
-from .helpers import RULE_SETS, rule_id
+from .helpers import RULE_SETS, rule_id, same_verdict
 from .test_solve import WINNABLE
 
 DEALS = {(p, tuple(sorted(o))): d for p, o, d in WINNABLE}
@@ -128,14 +128,10 @@ def test_pruning_off_gives_the_same_verdicts(item):
         positions += [mini_deal(rules, rng, suits=2) for _ in range(6)]
     verdicts = []
     for state in positions:
-        pruned = solve_state(state, time_budget=None, node_budget=5_000, shorten=False)
-        plain = solve_state(
-            state, time_budget=None, node_budget=5_000, shorten=False, pruning=False
-        )
-        if "unknown" in (pruned.verdict, plain.verdict):
+        verdict = same_verdict(state, 5_000)
+        if verdict is None:
             continue
-        assert pruned.verdict == plain.verdict, state
-        verdicts.append(pruned.verdict)
+        verdicts.append(verdict)
     assert len(verdicts) >= 6, verdicts
     VERDICTS[rule_id(item)] = verdicts
 
