@@ -219,10 +219,11 @@ class Search:
         return 52 - sum(st[2]) + self.remaining_deals(st[4])
 
     def auto_allowed(self, st) -> bool:
-        """Safe auto-play is sound everywhere except in Easthaven proper while its King-fill
-        rule can still refuse a deal: there only once the stock is empty, or once no King
-        can ever lie on another card again (every King on its foundation or at the bottom
-        of a column, none left in the stock), when the rule can never refuse a deal."""
+        """May every safe card be auto-played?  Everywhere except in Easthaven proper while
+        its King-fill rule can still refuse a deal: there only once the stock is empty, or
+        once no King can ever lie on another card again (every King on its foundation or
+        at the bottom of a column, none left in the stock), when the rule can never refuse
+        a deal.  Before that :meth:`autoplay` plays only what :meth:`fill_neutral` accepts."""
         if not self.pruning:
             return False
         if not self.king_fill:
@@ -348,9 +349,13 @@ class Search:
     def _info(self, col: tuple, d: int) -> tuple:
         """:meth:`_column_info` of one column, through the cache of :meth:`_infos`."""
         ck = (d, col) if self.has_down else col
-        info = self._colcache.get(ck)
+        cache = self._colcache
+        info = cache.get(ck)
         if info is None:
-            info = self._colcache[ck] = self._column_info(col, d)
+            info = self._column_info(col, d)
+            if len(cache) > 300_000:
+                cache.clear()
+            cache[ck] = info
         return info
 
     def safe_cards(self, found) -> frozenset:
