@@ -113,43 +113,46 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   move (the cards then receive other row deals) and is kept, except between two columns
   no deal reaches any more (above).
 * **Dead ends by a relaxation** (presets without cells; :meth:`.core.Search.dead`, checked
-  by :meth:`~.core.Search.moves`, which gives a dead position no moves).  Every card not
-  on a foundation has a *place*: its column and index there, or the stock, waste (or
-  cell).  In the relaxed game a card is *removed* from its place for good; stock cards
-  count as removed from the start; a column's top card (every card above it removed), and
-  the waste's top card (every waste card above it removed) by (a)–(c) only, may be removed
-  when (a) every lower card of its suit is home or removed, or (b) a card it fits on is
-  *accessible* (removed, or the top card of its column), or (c) it may enter a space (a
-  King where only Kings may), some column has had all its cards removed, and, if no deal
-  reaches any column any more (stock empty, or columns interchangeable), it is not its
-  column's bottom card, or (d) it and the cards beneath it down to some card ``y`` form a
-  run of face-up cards (without partial runs: ``y`` is the column's lowest face-up card),
-  and ``y`` may be removed by (b) or (c).  Every condition only gets easier as cards are
-  removed, so removing whatever is removable until nothing is decides the relaxed game
-  exactly (greedily, a few hundred operations); if some card stays, the position is lost.
-  Proof: take a *shortest* win ``W``; if no deal reaches any column any more, ``W`` never
-  moves a whole column into a space (that only permutes the columns, see above: dropping
-  the move and relabelling the rest would give a shorter win), so a column's bottom card
-  never enters a space in ``W``, alone or heading a run.  Remove each card at its *first
-  departure* from its place in ``W`` (the cards of a moving run top first).  That sequence
-  is legal in the relaxed game, by induction: when ``c`` first leaves a column, every card
-  that was above it has left already, so ``c`` is that column's relaxed top; if ``c`` goes
-  home, the lower cards of its suit are home, each home from the start or departed
-  (removed); if ``c`` goes onto a card ``p``, ``p`` is a top card in ``W``, so either
-  ``p`` has left its own place (removed) or every card above it there has (``p`` is its
-  relaxed column's top): (b); if ``c`` goes into a space, that column's original cards
-  have all left: (c); if ``c`` rides in a run headed by a lower card ``y`` of its column
-  (cards of other places lie only above a column's own cards), the cards from ``y`` up to
-  ``c`` are a face-up run, without partial runs the run is all the face-up cards, whose
-  lowest is the column's lowest face-up one (a face-down card turns up only as the top
-  card), and ``y`` goes onto a card or into a space at that moment, by (b) or (c) as above
-  (the cards above ``y`` removed first only make more cards accessible): (d); a waste card
-  leaves only as the waste's top card (the waste cards above it have left), singly, home,
-  onto a card or into a space, and no card ever goes onto the waste (so waste cards are
-  not accessible).  Deals, the King-fill rule and cards covering others only restrict
-  ``W``, never the relaxed game.  Every card leaves its place in ``W`` (all go home), so
-  the relaxed game removes every card.  Cells are left out: a card may enter one whenever
-  one is free, which the relaxation cannot bound.
+  by :meth:`~.core.Search.moves`, which gives a dead position no moves). Every card not on
+  a foundation has a *place*: its column and index there, or the stock, waste (or cell).
+  In the relaxed game a card is *removed* from its place for good; a column's top card
+  (every card above it removed), and by (a)–(c) only the waste's top card (every waste
+  card above it removed) and, with waste deals, any stock card (in any order; with row
+  deals see the next rule), may be removed when (a) every lower card of its suit is home
+  or removed, or (b) a card it fits on is *accessible* (removed, or the top card of its
+  column), or (c) it may enter a space (a King where only Kings may), some column has had
+  all its cards removed, and, if no deal reaches any column any more (stock empty, or
+  columns interchangeable), it is not its column's bottom card, or (d) it and the cards
+  beneath it down to some card ``y`` form a run of face-up cards (without partial runs:
+  ``y`` is the column's lowest face-up card), and ``y`` may be removed by (b) or (c).
+  Every condition only gets easier as cards are removed, so removing whatever is removable
+  until nothing is decides the relaxed game exactly (greedily, a few hundred operations);
+  if some card stays, the position is lost.  Proof: take a *shortest* win ``W``; if no
+  deal reaches any column any more, ``W`` never moves a whole column into a space (that
+  only permutes the columns, see above: dropping the move and relabelling the rest would
+  give a shorter win), so a column's bottom card never enters a space in ``W``, alone or
+  heading a run.  Remove each card at its *first departure* from its place in ``W`` (the
+  cards of a moving run top first). That sequence is legal in the relaxed game, by
+  induction: when ``c`` first leaves a column, every card that was above it has left
+  already, so ``c`` is that column's relaxed top; if ``c`` goes home, the lower cards of
+  its suit are home, each home from the start or departed (removed); if ``c`` goes onto a
+  card ``p``, ``p`` is a top card in ``W``, so either ``p`` has left its own place
+  (removed) or every card above it there has (``p`` is its relaxed column's top): (b); if
+  ``c`` goes into a space, that column's original cards have all left: (c); if ``c`` rides
+  in a run headed by a lower card ``y`` of its column (cards of other places lie only
+  above a column's own cards), the cards from ``y`` up to ``c`` are a face-up run, without
+  partial runs the run is all the face-up cards, whose lowest is the column's lowest
+  face-up one (a face-down card turns up only as the top card), and ``y`` goes onto a card
+  or into a space at that moment, by (b) or (c) as above (the cards above ``y`` removed
+  first only make more cards accessible): (d); a waste card leaves only as the waste's top
+  card (the waste cards above it have left), singly, home, onto a card or into a space,
+  and no card ever goes onto the waste (so waste cards are not accessible); a stock card
+  of a waste deal leaves the same way, from the waste's top, and is no card's parent
+  before it has left (the order of the deals is relaxed away). Deals, the King-fill rule
+  and cards covering others only restrict ``W``, never the relaxed game.  Every card
+  leaves its place in ``W`` (all go home), so the relaxed game removes every card.  Cells
+  are left out: a card may enter one whenever one is free, which the relaxation cannot
+  bound.
 * **Dead ends with row deals to come** (Easthaven presets with stock left;
   :meth:`.core.Search._dead_rows`).  The same relaxation, but the stock cards are not
   removed from the start: a relaxed *deal* puts the next row on the relaxed top cards of

@@ -129,6 +129,10 @@ class Search:
         self._lower_mask = tuple(((1 << RANK[c]) - 1) << (13 * SUIT[c]) for c in range(52))
         #: Per card: may it enter a space (every card, or only Kings)?
         self._space_ok = tuple(RANK[c] == KING or not self.king_space for c in range(52))
+        #: Per card: the accessible cards (and ``SPACE_BIT``) that let it leave the waste.
+        self._stock_wake = tuple(
+            self._parent_mask[c] | (SPACE_BIT if self._space_ok[c] else 0) for c in range(52)
+        )
         #: Per stock position: the cards still in the stock.
         self._stock_mask = tuple(
             sum(bit[c] for c in self.stock[d:]) for d in range(self.nstock + 1)
@@ -414,8 +418,9 @@ class Search:
 
         Every card that is not on a foundation starts in its *place*: a column (at its
         index there), the stock or the waste.  A relaxed move *removes* a card from its
-        place for good; the stock cards count as removed from the start.  A column's top
-        card (all cards above it removed), or the waste's top card by (a)–(c) only, may be
+        place for good.  A column's top card (all cards above it removed), or by (a)–(c)
+        only the waste's top card and any stock card (waste deals: a stock card leaves
+        from the waste's top, in whatever order the deals allow, here in any), may be
         removed when
 
         (a) every lower card of its suit is on a foundation or removed (it goes home), or
@@ -439,8 +444,12 @@ class Search:
         if self.rows_deal and dealt < self.nstock:
             return self._dead_rows(st, infos)
         bit = self._bit
-        acc = self._stock_mask[dealt]
-        gone = acc | self._found_mask(found)
+        # Waste deals: a stock card leaves only from the waste's top, so by (a)-(c) like
+        # a waste card (in any order: the order of the deals is relaxed away).  Row deals
+        # come here only once their stock is empty.
+        stock = self.stock[dealt:]
+        acc = 0
+        gone = self._found_mask(found)
         heights = [len(col) for col in cols]
         # The table of :meth:`_dead_column` for this ``bottom_stays``.
         w = 6 if self._bottom_stays[dealt] else 5
@@ -501,10 +510,21 @@ class Search:
                 gone |= bit[c]
                 waste = waste[:-1]
                 taken = True
+            if stock:
+                kept = []
+                wake = self._stock_wake
+                for c in stock:
+                    if acc & wake[c] or gone & lmask[c] == lmask[c]:
+                        acc |= bit[c]
+                        gone |= bit[c]
+                        taken = True
+                    else:
+                        kept.append(c)
+                stock = kept
             if not taken:
                 break
             idle = 0
-        return bool(waste) or any(heights)
+        return bool(waste) or bool(stock) or any(heights)
 
     def _found_mask(self, found: tuple) -> int:
         """The cards on the foundations ``found``, as a mask (cached)."""

@@ -17,7 +17,7 @@ from games.engine import State, deck_from_seed, get_rules, new_game
 from games.solver import solve, solve_state
 from games.solver.core import DEAL, Search
 
-from .helpers import RULE_SETS, build, rule_id
+from .helpers import RULE_SETS, build, rule_id, same_verdict
 from .test_soundness import DEALS, endgames, mini_deal
 
 NO_CELLS = [item for item in RULE_SETS if not get_rules(*item).cells]
@@ -124,6 +124,23 @@ def test_each_way_out_of_the_relaxation():
     state = build("easthaven", broken, (0, 0, 13, 13), down=(1,))
     assert _dead(state)
     assert solve_state(state, None, 20_000, pruning=False).verdict == "unwinnable"
+
+
+def test_westcliff_stock_cards_must_leave_the_waste():
+    """A Westcliff stock card is no accessible card for free: it must leave the waste's
+    top by (a)-(c) like a waste card.  Here the 5H, the only card the 4S over the AH
+    fits on, can go nowhere (the 6S is buried, no space): dead, and lost indeed; with the
+    6S on top the 5H leaves onto it and the position is not dead."""
+    cols = ["AH 4S", "AS KH", "2S KS", "3S 6H 2H", "5S 4H", "3H 9H 8S"]
+    rest = "7S 9S TS 7H 8H TH JH QH QS JS"
+    found = (0, 0, 13, 13)
+    stuck = build("westcliff-classic", cols + ["6S " + rest], found, stock="5H")
+    assert _dead(stuck)
+    plain = solve_state(stuck, time_budget=None, node_budget=20_000, pruning=False)
+    assert plain.verdict == "unwinnable"
+    free = build("westcliff-classic", cols + [rest + " 6S"], found, stock="5H")
+    assert not _dead(free)
+    assert same_verdict(free, 20_000) is not None
 
 
 def test_dead_cuts_a_real_easthaven_proof():
