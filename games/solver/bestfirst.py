@@ -162,11 +162,24 @@ def best_first(
     # node id inverted, so that among equal priorities the newest node comes first (a
     # depth-first tie-break: keep following a line that does not get worse).
     low = (1 << _SHIFT) - 1
+    # Queues whose weights differ only in the cost per move share one scorer, so a child
+    # is scored once per distinct scorer (``scores``), not once per queue.
+    scorers: list = []
+    by_weights: dict = {}
     queues = []
     for w in wlist:
-        score = None if w.dive else _scorer(search, w)
-        first = 0 if w.dive else score(start)
-        queues.append((score, w.depth, w.order, [first << _SHIFT | low]))
+        if w.dive:
+            index = None
+            first = 0
+        else:
+            base = replace(w, depth=0)
+            index = by_weights.get(base)
+            if index is None:
+                index = by_weights[base] = len(scorers)
+                scorers.append(_scorer(search, base))
+            first = scorers[index](start)
+        queues.append((index, w.depth, w.order, [first << _SHIFT | low]))
+    single = scorers[0] if len(scorers) == 1 else None
     nq = len(queues)
     turn = 0
     live = 1  # positions queued and not yet expanded
@@ -212,12 +225,16 @@ def best_first(
                 backs.append(undo(st, child, move) if skip_undo and len(seg) == 1 else None)
                 live += 1
                 tag = low - j
-                for score, wdepth, worder, heap in queues:
-                    if score is None:  # dive: deepest first, then the generator's order
+                if single is not None:
+                    scores = (single(child),)
+                else:
+                    scores = [score(child) for score in scorers]
+                for index, wdepth, worder, heap in queues:
+                    if index is None:  # dive: deepest first, then the generator's order
                         prio = (max(_DIVE - cg, 0) << 8) + min(rank, 255)
                         heappush(heap, prio << _SHIFT | tag)
                         continue
-                    prio = score(child) + wdepth * cg
+                    prio = scores[index] + wdepth * cg
                     if worder:
                         # Generator scores lie in 0..~130; clamped so the item stays >= 0.
                         prio -= worder * min(max(option[0], 0), 200) // 100
