@@ -132,9 +132,7 @@ def best_first(
     search.node_limit = node_limit
     search.deadline = deadline
     path: list = []
-    start = search.start
-    if search.pruning:
-        start = search.autoplay(start, path)
+    start = search.opening(path)
     if sum(start[2]) == 52:
         return path
     key = search._keyfn

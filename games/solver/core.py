@@ -103,6 +103,12 @@ class Search:
         self._colcache: dict = {}
         self._found_masks: dict = {}
         self.auto_always = pruning and not self.king_fill
+        #: Seahaven: a cell card goes onto its same-suit parent once that is a column's top,
+        #: and a natural run goes into cells only whole (see "Cell cards onto their parents"
+        #: in :mod:`games.solver`).  Off while :meth:`shorten` runs: it keeps no lengths.
+        self.cell_parent = pruning and same_suit and bool(rules.cells)
+        #: The single moves of the last run :meth:`apply` put into cells.
+        self._macro: list = []
         #: A deal is irreversible progress: tried before moves that only shuffle built runs.
         self.deal_score = 20
         #: kings_in_stock[d]: is a King among the stock cards left after ``d`` were dealt?
@@ -281,11 +287,47 @@ class Search:
             cols[dst] = cols[dst] + moved
         else:
             cells = list(cells)
-            cells[dst - CELL0] = moved[0]
+            if cnt == 1:
+                cells[dst - CELL0] = moved[0]
+            else:
+                # A natural run into cells (``cell_parent``): one card at a time, the top
+                # card first, each into the first free cell; :meth:`settle` puts these
+                # single moves in the path.
+                singles = []
+                k = 0
+                for c in reversed(moved):
+                    while cells[k] >= 0:
+                        k += 1
+                    cells[k] = c
+                    singles.append((src, CELL0 + k, 1))
+                self._macro = singles
             cells = tuple(cells)
         return (tuple(cols), down, found, cells, dealt, waste)
 
+    def opening(self, path: list):
+        """The start position settled (auto-play, cell cards onto their parents), the
+        moves that made it appended to ``path``."""
+        start = self.start
+        if self.pruning:
+            start = self.autoplay(start, path)
+            if self.cell_parent:
+                start = self.cells_home(start, path)
+        return start
+
     def settle(self, child, move, path: list):
+        """Settle ``child``, just made by ``move`` (the last item of ``path``) from a
+        settled position: a run :meth:`apply` put into cells becomes its single moves in
+        ``path``; then auto-play, and cell cards go onto their parents."""
+        if self.cell_parent:
+            if move[2] > 1 and CELL0 <= move[1] < WASTE:
+                path[-1:] = self._macro
+            child = self._autoplay_after(child, move, path)
+            if child[3].count(-1) < 4:
+                child = self.cells_home(child, path)
+            return child
+        return self._autoplay_after(child, move, path)
+
+    def _autoplay_after(self, child, move, path: list):
         """Auto-play after ``move`` produced ``child`` (whose parent was settled already):
         only a card the move uncovered, or anything after a foundation move or a deal,
         can have become safe."""
@@ -409,6 +451,27 @@ class Search:
                         move = (WASTE, FOUND, 1)
                     else:
                         return st
+            out.append(move)
+            st = self.apply(st, move)
+
+    def cells_home(self, st, out: list):
+        """Seahaven: move every cell card whose same-suit parent is a column's top card
+        onto it (repeatedly: the card may be the parent of another cell card), appending
+        the moves.  Sound, see "Cell cards onto their parents" in :mod:`games.solver`."""
+        while True:
+            cols, down, found, cells, dealt, waste = st
+            move = None
+            for k, c in enumerate(cells):
+                if c >= 0 and RANK[c] != KING:
+                    parent = c + 1  # same suit, one rank higher
+                    for j, col in enumerate(cols):
+                        if col and col[-1] == parent:
+                            move = (CELL0 + k, j, 1)
+                            break
+                    if move:
+                        break
+            if move is None:
+                return st
             out.append(move)
             st = self.apply(st, move)
 
@@ -713,8 +776,8 @@ class Search:
         """What may leave a column, independent of the rest of the position:
         ``(foundation score, a King lying on a card may leave, [(count, the cards the
         first card fits on, score onto a card, may go to a space, score into a space,
-        score into a cell), ...], suit of the top card, its rank, and the dead-end
-        relaxation's two tables of :meth:`_dead_column`)``."""
+        score into a cell), ...], suit of the top card, its rank, the dead-end
+        relaxation's two tables of :meth:`_dead_column`, the length of the top run)``."""
         fits = self.fits
         canon_prune = self.pruning and self.canon
         n = len(col)
@@ -769,7 +832,7 @@ class Search:
         fscore = 100 + (20 if n - 1 == d and d else 0)
         top = col[-1]
         wake0, wake1 = self._dead_column(col, d) if self.dead_check else ((), ())
-        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top], wake0, wake1)
+        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top], wake0, wake1, length)
 
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
@@ -781,6 +844,7 @@ class Search:
         pruning = self.pruning
         king_space = self.king_space
         supermove = self.supermove
+        cell_parent = self.cell_parent
         tops = {}
         empties = []
         for j, col in enumerate(cols):
@@ -818,7 +882,7 @@ class Search:
         for i, col in enumerate(cols):
             if not col:
                 continue
-            fscore, king_lying, entries, top_suit, top_rank, _, _ = infos[i]
+            fscore, king_lying, entries, top_suit, top_rank, _, _, run = infos[i]
             if found[top_suit] == top_rank:
                 append((fscore, i, FOUND, 1))
             if king_lying:
@@ -835,8 +899,13 @@ class Search:
                         if j != i and not (whole_free and j >= free):
                             append((sc, i, j, cnt))
                 if cnt == 1:
-                    for k2 in cell_targets:
-                        append((cell_sc, i, CELL0 + k2, 1))
+                    if run == 1 or not cell_parent:
+                        for k2 in cell_targets:
+                            append((cell_sc, i, CELL0 + k2, 1))
+                    elif run <= nfree:
+                        # The top card lies on its parent: only the whole natural run
+                        # goes into cells (a part would come straight back).
+                        append((cell_sc, i, CELL0 + free_cells[0], run))
         if waste:
             c = waste[-1]
             if found[SUIT[c]] == RANK[c]:
@@ -884,9 +953,7 @@ class Search:
         self.node_limit = node_limit
         self.deadline = deadline
         path: list = []
-        start = self.start
-        if self.pruning:
-            start = self.autoplay(start, path)
+        start = self.opening(path)
         if sum(start[2]) == 52:
             return path
         seen = {self.key(start)}
@@ -946,11 +1013,18 @@ class Search:
         Returns ``(path, exhaustive)``; stops quietly when the budget is spent."""
         self.node_limit = node_limit
         self.deadline = deadline
+        # Cell cards onto their parents keeps wins, not their lengths: off here, so that
+        # an exhausted search still proves the shortest win.
+        cell_parent, self.cell_parent = self.cell_parent, False
+        try:
+            return self._shorten(best, node_limit)
+        finally:
+            self.cell_parent = cell_parent
+
+    def _shorten(self, best: list, node_limit: int):
         bound = len(best) - 1
         path: list = []
-        start = self.start
-        if self.pruning:
-            start = self.autoplay(start, path)
+        start = self.opening(path)
         if len(path) + self.lower_bound(start) > bound:
             return best, True
         depth_seen = {self.key(start): len(path)}
