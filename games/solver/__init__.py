@@ -112,29 +112,31 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   top card that lies on its own parent goes into the cells only with the whole natural run
   above the first card that does not (one generated move, played as that many single moves
   into the first free cells, when there are enough): a part of such a run put into cells
-  would come straight back.  The first search and the depth-first one use the rule; branch
-  and bound runs without it (it keeps wins, not their lengths). Proof, by a potential:
-  count the moves of a win, except moves of a cell card onto a card, with a run into cells
-  counted as one move, and let ``psi(P)`` be the least such count over wins from ``P``.
-  (1) Moving a cell card ``x`` onto its parent ``x+1``, a column's top, never raises
-  ``psi``: take a win ``W`` reaching ``psi`` and play it with ``x`` riding on ``x+1``.
-  Only ``x`` fits on ``x+1``, so ``x+1`` stays a top card until ``W`` moves it or puts
-  ``x`` on it (skipped: free and already done). ``W`` moving ``x`` home moves it from the
-  column (``x`` is that column's top, its lower cards being home); a run that ``W`` moves
-  with ``x+1`` on top moves with ``x`` on it, one card more, which the cell ``x`` left
-  free pays for (supermove capacities ``(k+1)·2^e`` or ``k+1`` grow by at least one with
-  one more free cell, the spaces unchanged); ``W`` putting ``x+1`` into cells, alone or as
-  the top of a natural run, is that run into cells with ``x`` on top (the cell ``x`` left
-  holds it), after which both positions are the same; every other move of ``W`` touches
-  neither and has one free cell more.  (2) Auto-play and the key rules never raise ``psi``
-  (auto-play only deletes moves of a win). (3) In a settled position no cell card's parent
-  is a column's top, so a win reaching ``psi`` begins with a counted move; it does not put
-  a card lying on its parent into cells, alone or with less than the whole natural run
-  (that position settles back to the one it left, with ``psi`` one lower, a
-  contradiction), so the generator has it, and the settled child has a smaller ``psi``. So
-  from every position with a win the searched graph leads to one with a smaller ``psi``,
-  down to 0: a won position.  Classic Seahaven seeds 98 and 293 and PySol deal 73 took
-  240k, 315k and 336k positions before the rule and take 53k, 21k and 33k with it.
+  would come straight back, and so would a card or run whose lowest card's parent is a top
+  (moving it there directly makes the same position): not generated either.  The first
+  search and the depth-first one use the rule; branch and bound runs without it (it keeps
+  wins, not their lengths). Proof, by a potential: count the moves of a win, except moves
+  of a cell card onto a card, with a run into cells counted as one move, and let
+  ``psi(P)`` be the least such count over wins from ``P``. (1) Moving a cell card ``x``
+  onto its parent ``x+1``, a column's top, never raises ``psi``: take a win ``W`` reaching
+  ``psi`` and play it with ``x`` riding on ``x+1``. Only ``x`` fits on ``x+1``, so ``x+1``
+  stays a top card until ``W`` moves it or puts ``x`` on it (skipped: free and already
+  done). ``W`` moving ``x`` home moves it from the column (``x`` is that column's top, its
+  lower cards being home); a run that ``W`` moves with ``x+1`` on top moves with ``x`` on
+  it, one card more, which the cell ``x`` left free pays for (supermove capacities
+  ``(k+1)·2^e`` or ``k+1`` grow by at least one with one more free cell, the spaces
+  unchanged); ``W`` putting ``x+1`` into cells, alone or as the top of a natural run, is
+  that run into cells with ``x`` on top (the cell ``x`` left holds it), after which both
+  positions are the same; every other move of ``W`` touches neither and has one free cell
+  more.  (2) Auto-play and the key rules never raise ``psi`` (auto-play only deletes moves
+  of a win). (3) In a settled position no cell card's parent is a column's top, so a win
+  reaching ``psi`` begins with a counted move; it does not put a card lying on its parent
+  into cells, alone or with less than the whole natural run (that position settles back to
+  the one it left, with ``psi`` one lower, a contradiction), so the generator has it, and
+  the settled child has a smaller ``psi``. So from every position with a win the searched
+  graph leads to one with a smaller ``psi``, down to 0: a won position.  Classic Seahaven
+  seeds 98 and 293 and PySol deal 73 took 240k, 315k and 336k positions before the rule
+  and take 53k, 21k and 33k with it.
 * **Equivalent spaces** (interchangeable columns only): moving into one empty column or
   another gives positions with the same key, so only the first space is a target.
 * **Whole column into a space** (interchangeable columns only): the result is a

@@ -319,11 +319,22 @@ class Search:
         settled position: a run :meth:`apply` put into cells becomes its single moves in
         ``path``; then auto-play, and cell cards go onto their parents."""
         if self.cell_parent:
+            mark = len(path) - 1
             if move[2] > 1 and CELL0 <= move[1] < WASTE:
                 path[-1:] = self._macro
             child = self._autoplay_after(child, move, path)
-            if child[3].count(-1) < 4:
-                child = self.cells_home(child, path)
+            cells = child[3]
+            if cells.count(-1) < 4:
+                # A cell card's parent can have become a top only in a column these moves
+                # touched: :meth:`moves` puts no card into a cell while its parent is a
+                # top, and the parent position had none waiting.
+                cols = child[0]
+                for i in range(mark, len(path)):
+                    for pile in path[i][:2]:
+                        if pile < CELL0:
+                            col = cols[pile]
+                            if col and RANK[col[-1]] and col[-1] - 1 in cells:
+                                return self.cells_home(child, path)
             return child
         return self._autoplay_after(child, move, path)
 
@@ -459,17 +470,14 @@ class Search:
         onto it (repeatedly: the card may be the parent of another cell card), appending
         the moves.  Sound, see "Cell cards onto their parents" in :mod:`games.solver`."""
         while True:
-            cols, down, found, cells, dealt, waste = st
+            cells = st[3]
+            # parents[k]: the card cell k's card fits on (a King fits on none: -1).
+            parents = [c + 1 if c >= 0 and RANK[c] != KING else -1 for c in cells]
             move = None
-            for k, c in enumerate(cells):
-                if c >= 0 and RANK[c] != KING:
-                    parent = c + 1  # same suit, one rank higher
-                    for j, col in enumerate(cols):
-                        if col and col[-1] == parent:
-                            move = (CELL0 + k, j, 1)
-                            break
-                    if move:
-                        break
+            for j, col in enumerate(st[0]):
+                if col and col[-1] in parents:
+                    move = (CELL0 + parents.index(col[-1]), j, 1)
+                    break
             if move is None:
                 return st
             out.append(move)
@@ -899,13 +907,20 @@ class Search:
                         if j != i and not (whole_free and j >= free):
                             append((sc, i, j, cnt))
                 if cnt == 1:
-                    if run == 1 or not cell_parent:
+                    if not cell_parent:
                         for k2 in cell_targets:
                             append((cell_sc, i, CELL0 + k2, 1))
                     elif run <= nfree:
-                        # The top card lies on its parent: only the whole natural run
-                        # goes into cells (a part would come straight back).
-                        append((cell_sc, i, CELL0 + free_cells[0], run))
+                        # Only a whole natural run goes into cells (a part would come
+                        # straight back), and not when its lowest card's parent is a top
+                        # (it would go there: the same position as the run moved there).
+                        low = col[-run]
+                        if RANK[low] == KING or tops_get(low + 1) is None:
+                            if run == 1:
+                                for k2 in cell_targets:
+                                    append((cell_sc, i, CELL0 + k2, 1))
+                            else:
+                                append((cell_sc, i, CELL0 + free_cells[0], run))
         if waste:
             c = waste[-1]
             if found[SUIT[c]] == RANK[c]:
