@@ -135,8 +135,9 @@ class Search:
         self._lower_mask = tuple(((1 << RANK[c]) - 1) << (13 * SUIT[c]) for c in range(52))
         #: Per card: may it enter a space (every card, or only Kings)?
         self._space_ok = tuple(RANK[c] == KING or not self.king_space for c in range(52))
-        #: Per card: the accessible cards (and ``SPACE_BIT``) that let it leave the waste.
-        self._stock_wake = tuple(
+        #: Per card: the accessible cards (and ``SPACE_BIT``) that let it leave when no run
+        #: carries it, by (b) or (c) of :meth:`dead` (waste, stock and dealt cards).
+        self._loose_wake = tuple(
             self._parent_mask[c] | (SPACE_BIT if self._space_ok[c] else 0) for c in range(52)
         )
         #: Per stock position: the cards still in the stock.
@@ -527,9 +528,8 @@ class Search:
         wakes = [info[w] if info else None for info in infos]
         for col in cols:
             acc |= bit[col[-1]] if col else SPACE_BIT
-        pmask = self._parent_mask
         lmask = self._lower_mask
-        space_ok = self._space_ok
+        loose = self._loose_wake
         ncols = len(cols)
         # Sweep the columns cyclically until ``ncols`` scans in a row remove nothing
         # (every column then fails at its top with the same accessible set: a fixpoint).
@@ -571,11 +571,7 @@ class Search:
             taken = False
             while waste:
                 c = waste[-1]
-                if not (
-                    acc & pmask[c]
-                    or gone & lmask[c] == lmask[c]
-                    or (acc & SPACE_BIT and space_ok[c])
-                ):
+                if not (acc & loose[c] or gone & lmask[c] == lmask[c]):
                     break
                 acc |= bit[c]
                 gone |= bit[c]
@@ -583,9 +579,8 @@ class Search:
                 taken = True
             if stock:
                 kept = []
-                wake = self._stock_wake
                 for c in stock:
-                    if acc & wake[c] or gone & lmask[c] == lmask[c]:
+                    if acc & loose[c] or gone & lmask[c] == lmask[c]:
                         acc |= bit[c]
                         gone |= bit[c]
                         taken = True
@@ -672,6 +667,7 @@ class Search:
         pmask = self._parent_mask
         lmask = self._lower_mask
         space_ok = self._space_ok
+        loose = self._loose_wake
         fits = self.fits
         ncols = len(cols)
         stock = self.stock
@@ -710,9 +706,7 @@ class Search:
                             if not (acc & wake[x] or gone & low == low):
                                 break
                             ho = x
-                        elif not (
-                            acc & pmask[c] or gone & low == low or (acc & SPACE_BIT and space_ok[c])
-                        ):
+                        elif not (acc & loose[c] or gone & low == low):
                             # A dealt card (never a bottom card kept out of spaces: ``x``
                             # is 0 only when no own card is left): any run of face-up
                             # cards beneath it.
@@ -906,21 +900,16 @@ class Search:
                     for j in empty_targets:
                         if j != i and not (whole_free and j >= free):
                             append((sc, i, j, cnt))
-                if cnt == 1:
-                    if not cell_parent:
-                        for k2 in cell_targets:
-                            append((cell_sc, i, CELL0 + k2, 1))
-                    elif run <= nfree:
-                        # Only a whole natural run goes into cells (a part would come
-                        # straight back), and not when its lowest card's parent is a top
-                        # (it would go there: the same position as the run moved there).
-                        low = col[-run]
-                        if RANK[low] == KING or tops_get(low + 1) is None:
-                            if run == 1:
-                                for k2 in cell_targets:
-                                    append((cell_sc, i, CELL0 + k2, 1))
-                            else:
-                                append((cell_sc, i, CELL0 + free_cells[0], run))
+                if cnt == 1 and not cell_parent:
+                    for k2 in cell_targets:
+                        append((cell_sc, i, CELL0 + k2, 1))
+                elif cnt == 1 and cell_targets and run <= nfree:
+                    # Only a whole natural run goes into cells (a part would come straight
+                    # back; ``cell_targets`` is the first free cell), and not when its
+                    # lowest card's parent is a top (the position of the run moved there).
+                    low = col[-run]
+                    if RANK[low] == KING or tops_get(low + 1) is None:
+                        append((cell_sc, i, CELL0 + cell_targets[0], run))
         if waste:
             c = waste[-1]
             if found[SUIT[c]] == RANK[c]:
