@@ -660,10 +660,8 @@ class Search:
         card is kept out of spaces only after the last deal."""
         cols, down, found, cells, dealt, waste = st
         bit = self._bit
-        removed = 0
-        gone = self._found_mask(found)
-        stacks = [list(col) for col in cols]
-        orig = [len(col) for col in cols]  # the column's own cards still there
+        home = self._found_mask(found)
+        gone = home
         pmask = self._parent_mask
         lmask = self._lower_mask
         space_ok = self._space_ok
@@ -672,71 +670,96 @@ class Search:
         ncols = len(cols)
         stock = self.stock
         nstock = self.nstock
-        # A column's own cards leave as in :meth:`dead`, by :meth:`_dead_column`'s table
-        # (``stays`` is false until the last deal: the table without it).
+        # A relaxed column is its own cards still there (``heights``: the first ones of
+        # its tuple) with the cards dealt onto it since (``extra``, bottom first) on top.
+        # Its own cards leave as in :meth:`dead`, by :meth:`_dead_column`'s table (without
+        # ``bottom_stays`` until the last deal).
+        heights = [len(col) for col in cols]
+        extra: list = [[] for _ in cols]
         wakes = [info[5] if info else None for info in infos]
+        final = stays = False
         while True:
-            final = dealt >= nstock
-            stays = final and self._bottom_stays[nstock]
-            if stays:
-                wakes = [info[6] if info else None for info in infos]
-            acc = removed
-            for stack in stacks:
-                if stack:
-                    acc |= bit[stack[-1]]
+            # Accessible: the removed cards (gone, not home) and the relaxed tops.
+            acc = gone ^ home
+            for i in range(ncols):
+                e = extra[i]
+                if e:
+                    acc |= bit[e[-1]]
+                elif heights[i]:
+                    acc |= bit[cols[i][heights[i] - 1]]
                 else:
                     acc |= SPACE_BIT
-            # Cyclic sweep to the fixpoint, as in :meth:`dead`.  A column is scanned
-            # from its top by index (``x``) and cut once at the end of its scan.
+            # Cyclic sweep to the fixpoint, as in :meth:`dead`.
             i = 0
             idle = 0
             while idle < ncols:
-                stack = stacks[i]
-                x = len(stack) - 1
-                if x >= 0:
-                    d = down[i]
-                    ho = orig[i]
-                    wake = wakes[i]
-                    top = x
-                    while x >= 0:
-                        c = stack[x]
+                e = extra[i]
+                x = heights[i]
+                if e or x:
+                    col = cols[i]
+                    moved = False
+                    while e:
+                        # A dealt card: by (a)-(c), or carried by any run of face-up cards
+                        # beneath it whose lowest card ``y`` leaves by (b) or (c) (only
+                        # an own card of the column can be its bottom card or face down).
+                        c = e[-1]
                         low = lmask[c]
-                        if x < ho:
-                            # One of the column's own cards.
-                            if not (acc & wake[x] or gone & low == low):
-                                break
-                            ho = x
-                        elif not (acc & loose[c] or gone & low == low):
-                            # A dealt card (never a bottom card kept out of spaces: ``x``
-                            # is 0 only when no own card is left): any run of face-up
-                            # cards beneath it.
-                            k = x
+                        if not (acc & loose[c] or gone & low == low):
+                            above = c
+                            k = len(e) - 2
                             while True:
-                                if k == 0 or not fits[stack[k - 1] * 52 + stack[k]]:
-                                    k = -1
+                                if k >= 0:
+                                    y = e[k]
+                                else:
+                                    j = x + k
+                                    if j < 0 or (j < down[i] and j < x - 1):
+                                        break
+                                    y = col[j]
+                                if not fits[y * 52 + above]:
                                     break
-                                k -= 1
-                                if k < ho - 1 and k < d:
-                                    k = -1  # face down
-                                    break
-                                y = stack[k]
                                 if acc & pmask[y] or (
-                                    acc & SPACE_BIT and space_ok[y] and (k or ho == 0 or not stays)
+                                    acc & SPACE_BIT
+                                    and space_ok[y]
+                                    and (k >= 0 or j or not final or not stays)
                                 ):
+                                    k = None
                                     break
-                            if k < 0:
+                                above = y
+                                k -= 1
+                            if k is not None:
                                 break
                         acc |= bit[c]
-                        removed |= bit[c]
                         gone |= bit[c]
-                        if x:
-                            acc |= bit[stack[x - 1]]
+                        e.pop()
+                        moved = True
+                        if e:
+                            acc |= bit[e[-1]]
+                        elif x:
+                            acc |= bit[col[x - 1]]
                         else:
                             acc |= SPACE_BIT
+                    if not e and x:
+                        # The column's own cards, by the table.
+                        wake = wakes[i]
+                        top = x
                         x -= 1
-                    if x != top:
-                        del stack[x + 1 :]
-                        orig[i] = ho
+                        while x >= 0:
+                            c = col[x]
+                            low = lmask[c]
+                            if not (acc & wake[x] or gone & low == low):
+                                break
+                            acc |= bit[c]
+                            gone |= bit[c]
+                            x -= 1
+                            if x >= 0:
+                                acc |= bit[col[x]]
+                            else:
+                                acc |= SPACE_BIT
+                        x += 1
+                        if x != top:
+                            heights[i] = x
+                            moved = True
+                    if moved:
                         idle = 0
                 idle += 1
                 i += 1
@@ -746,9 +769,14 @@ class Search:
                 break
             n = min(ncols, nstock - dealt)
             for i in range(n):
-                stacks[i].append(stock[dealt + i])
+                extra[i].append(stock[dealt + i])
             dealt += n
-        return any(stacks)
+            if dealt >= nstock:
+                final = True
+                stays = self._bottom_stays[nstock]
+                if stays:
+                    wakes = [info[6] if info else None for info in infos]
+        return any(heights) or any(extra)
 
     # ------------------------------------------------------------------ moves
 
