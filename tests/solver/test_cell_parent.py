@@ -31,7 +31,7 @@ def test_a_cell_card_goes_onto_its_parent():
     start = search.opening(path)
     assert path == [(CELL0, 0, 1), (CELL0 + 2, 0, 1)]
     assert start[3] == (-1, -1, -1, KS)
-    assert start[0][0][-3:] == (5, 4, 3)  # 6S 5S 4S
+    assert tuple(start[0][0][-3:]) == (5, 4, 3)  # 6S 5S 4S
     # Off without pruning.
     plain = Search(state, pruning=False)
     assert plain.opening([]) == plain.start
@@ -51,12 +51,12 @@ def test_a_natural_run_goes_into_cells_whole():
     path = [move]
     child = search.settle(search.apply(search.start, move), move, path)
     assert path == [(1, CELL0, 1), (1, CELL0 + 1, 1)]
-    assert child[0][1] == (AH, QH, JH)
+    assert tuple(child[0][1]) == (AH, QH, JH)
     assert child[3] == (_7S, _8S, -1, KS)
     # The engine plays the same single moves to the same position.
     for single in to_api(path):
         state = apply_move(state, Move.from_dict(single))
-    assert state.cols[1] == child[0][1] and state.cells == child[3]
+    assert state.cols[1] == tuple(child[0][1]) and state.cells == child[3]
     # With one free cell, no room for the run: no move of the 7S into a cell at all.
     tight = build("seahaven", COLUMNS[:3] + ["9S TS"], FOUND_CD, cells=["", "JS", "QS", "KS"])
     search = Search(tight)
