@@ -13,7 +13,7 @@ Internal position: a plain tuple ``(cols, down, found, cells, dealt, waste)``
 * ``found`` – tuple of four foundation heights (0…13), suits in ``SHDC`` order;
 * ``cells`` – tuple of four cards or ``-1`` (Seahaven), ``()`` otherwise;
 * ``dealt`` – how many stock cards have left the stock (the stock is a fixed sequence);
-* ``waste`` – Westcliff's waste, top last.
+* ``waste`` – Westcliff's waste, top last (``bytes`` too).
 
 Internal move: ``(src, dst, count)`` with piles encoded as ints: columns ``0…9``, cells
 ``10…13``, waste ``20``, foundation ``30``; a deal is ``(DEAL, DEAL, 0)``.  Moves keep the
@@ -128,7 +128,7 @@ class Search:
             tuple(state.found),
             tuple(state.cells),
             0,
-            tuple(state.waste),
+            bytes(state.waste),
         )
         self._keyfn = self._make_key()
         # Dead-end detection by a relaxation (see :meth:`dead`): not with cells, which a
@@ -265,7 +265,7 @@ class Search:
                     col + _CARD[stock[dealt + i]] if i < n else col for i, col in enumerate(cols)
                 )
                 return (new, down, found, cells, dealt + n, waste)
-            return (cols, down, found, cells, dealt + 1, waste + (self.stock[dealt],))
+            return (cols, down, found, cells, dealt + 1, waste + _CARD[self.stock[dealt]])
         if src < CELL0:
             col = cols[src]
             moved = col[-cnt:]

@@ -98,7 +98,7 @@ def test_apply_matches_engine(item):
             assert down == theirs.down
             assert found == theirs.found
             assert cells == theirs.cells
-            assert waste == theirs.waste
+            assert tuple(waste) == theirs.waste
             assert dealt == len(state.stock) - len(theirs.stock)
 
 
