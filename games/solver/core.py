@@ -745,7 +745,9 @@ class Search:
                         else:
                             acc |= SPACE_BIT
                     if not e and x:
-                        # The column's own cards, by the table.
+                        # The column's own cards, by the table: the same loop as in
+                        # :meth:`_dead`, written out in both because it is the innermost
+                        # loop of the search (run at every column visit of every check).
                         wake = wakes[i]
                         top = x
                         x -= 1
