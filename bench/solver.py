@@ -233,6 +233,28 @@ def run_fcs(count: int, budget: float, jobs: int, out) -> dict:
     }
 
 
+def _commit() -> str:
+    """The checkout's commit (with ``+changes`` when the tree differs from it), so that
+    recorded figures name the code they measured; ``unknown`` outside a git checkout."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    try:
+        head = subprocess.run(
+            ["git", "-C", root, "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+changes" if dirty else "")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--configs", default=",".join(CONFIGS), help="comma list preset+option")
@@ -249,8 +271,8 @@ def main(argv=None) -> None:
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
     print(
         f"# solver bench {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
-        f"{os.cpu_count()} cores, python {platform.python_version()}, budget {args.budget}s, "
-        f"{len(seeds)} seeds per configuration, jobs {args.jobs}",
+        f"commit {_commit()}, {os.cpu_count()} cores, python {platform.python_version()}, "
+        f"budget {args.budget}s, {len(seeds)} seeds per configuration, jobs {args.jobs}",
         flush=True,
     )
     if seeds:
