@@ -43,10 +43,15 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   it*: same-suit builds always (the only card that fits on ``c`` is its suit's ``rank-1``,
   already on the foundation); alternate colours when both foundations of the other colour
   hold ``rank(c)-1`` or more (the only cards that fit ``c``, the other colour's ``rank-1``,
-  are gone).  Proof by simulation: take any win ``W`` of the original position and delete
-  every move of ``c`` alone (and drop ``c`` from the top of any run it moves with).  Every
-  remaining move stays legal: no move ever targets ``c``; a run minus its top card is still
-  a run of the same kind (top part, or all face-up cards of a column that now lacks ``c``);
+  are gone), or when ``c`` is a two (the only cards that fit it are aces, which go home
+  whenever they are free, and nothing fits on an ace).  Proof by simulation: take any win
+  ``W`` of the original position and delete every move of ``c`` alone (and drop ``c`` from
+  the top of any run it moves with); where ``W`` puts an ace on a two ``c``, send the ace
+  home instead (one move for one; it is free, it is the whole moved unit, and its
+  foundation is empty) and delete its later moves (its home move among them), dropping
+  it, too, from the top of runs.  Every remaining move stays legal: no other move ever
+  targets ``c`` or such an ace; a run minus its top cards is still a run of the same kind
+  (top part, or all face-up cards of a column that now lacks them);
   cells, spaces and hence supermove capacities only grow; a column that held only ``c``
   is a space that no move of ``W`` needed; a card under ``c`` that turns face up earlier
   only adds options, since in ``W`` nothing could have moved as a run through ``c`` (and

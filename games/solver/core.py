@@ -432,10 +432,14 @@ class Search:
         return cards
 
     def safe(self, c: int, found) -> bool:
+        """May ``c`` go home now whatever comes later?  When it is next on its foundation
+        and no card that could ever be placed on it needs it: same-suit builds; a two (only
+        aces fit, and an ace can always go home); or both other-colour foundations hold
+        the cards that fit.  Proof: "Safe auto-play" in :mod:`games.solver`."""
         r = RANK[c]
         if found[SUIT[c]] != r:
             return False
-        if self.same_suit:
+        if self.same_suit or r == 1:
             return True
         a, b = OTHER_COLOUR[SUIT[c]]
         return found[a] >= r and found[b] >= r
