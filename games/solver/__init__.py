@@ -74,10 +74,11 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   legality of deals can differ, and a deal is refused when some column is empty and some
   *King unit* (a King, or a King-headed run, that may leave while lying on a card)
   exists; it suffices that every King unit of the simulation is one of ``W`` at the same
-  time.  No card is ever built on ``c`` (its children are home), and ``c`` never enters a
-  space (i), so ``W`` and the simulation differ only in the one column where ``W`` has
-  ``c``: ``U + c + S`` against ``U + S``, with ``S`` the deal cards dealt onto ``c``
-  since; no column is empty in one and not the other (ii).  With ``S`` empty: in ``c``'s
+  time.  No card is ever built on ``c`` (its children are home; on a two, an ace
+  that the simulation sends home instead, which changes no unit's head), and ``c`` never
+  enters a space (i), so ``W`` and the simulation differ only in the one column where
+  ``W`` has ``c``: ``U + c + S`` against ``U + S``, with ``S`` the deal cards dealt onto
+  ``c`` since; no column is empty in one and not the other (ii).  With ``S`` empty: in ``c``'s
   own column (iii) is the claim; in a column where ``W`` moved ``c`` onto its parent
   ``p``, every unit of ``U`` grows by ``c`` into a unit of ``U + c`` with the same head,
   except ``p`` alone when ``U``'s face-up cards form no run, and a King ``p`` would make
