@@ -237,20 +237,17 @@ def _commit() -> str:
     """The checkout's commit (with ``+changes`` when the tree differs from it), so that
     recorded figures name the code they measured; ``unknown`` outside a git checkout."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", root, *args], capture_output=True, text=True)
+        if done.returncode:
+            raise OSError(done.stderr)
+        return done.stdout.strip()
+
     try:
-        head = subprocess.run(
-            ["git", "-C", root, "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
+        head = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+    except OSError:
         return "unknown"
     return head + ("+changes" if dirty else "")
 
