@@ -66,6 +66,24 @@ def _tables(same_suit: bool) -> tuple[list[bool], tuple[tuple[int, ...], ...]]:
 _TABLES = {True: _tables(True), False: _tables(False)}
 
 
+def _strip(col, height: int, wake: tuple, acc: int, gone: int, lmask: tuple, bit: list):
+    """The dead-end relaxation on one column's own cards: remove its relaxed top card
+    (``col[height - 1]``) and the ones under it for as long as each may leave, by
+    :meth:`Search._dead_column`'s table ``wake`` (conditions (b)-(d)) or by (a).
+    Returns the new height and the accessible and gone masks."""
+    x = height - 1
+    while x >= 0:
+        c = col[x]
+        low = lmask[c]
+        if not (acc & wake[x] or gone & low == low):
+            break
+        acc |= bit[c]
+        gone |= bit[c]
+        x -= 1
+        acc |= bit[col[x]] if x >= 0 else SPACE_BIT
+    return x + 1, acc, gone
+
+
 class OutOfBudget(Exception):
     """The node or time budget is spent."""
 
@@ -552,25 +570,11 @@ class Search:
         idle = 0
         while True:
             while idle < ncols:
-                x = heights[i] - 1
-                if x >= 0:
-                    col = cols[i]
-                    wake = wakes[i]
-                    top = x
-                    while x >= 0:
-                        c = col[x]
-                        low = lmask[c]
-                        if not (acc & wake[x] or gone & low == low):
-                            break
-                        acc |= bit[c]
-                        gone |= bit[c]
-                        x -= 1
-                        if x >= 0:
-                            acc |= bit[col[x]]
-                        else:
-                            acc |= SPACE_BIT
+                top = heights[i]
+                if top:
+                    x, acc, gone = _strip(cols[i], top, wakes[i], acc, gone, lmask, bit)
                     if x != top:
-                        heights[i] = x + 1
+                        heights[i] = x
                         idle = 0
                 idle += 1
                 i += 1
@@ -728,9 +732,7 @@ class Search:
                                 if not fits[y * 52 + above]:
                                     break
                                 if acc & pmask[y] or (
-                                    acc & SPACE_BIT
-                                    and space_ok[y]
-                                    and (k >= 0 or j or not final or not stays)
+                                    acc & SPACE_BIT and space_ok[y] and (k >= 0 or j or not stays)
                                 ):
                                     k = None
                                     break
@@ -749,25 +751,9 @@ class Search:
                         else:
                             acc |= SPACE_BIT
                     if not e and x:
-                        # The column's own cards, by the table: the same loop as in
-                        # :meth:`_dead`, written out in both because it is the innermost
-                        # loop of the search (run at every column visit of every check).
-                        wake = wakes[i]
+                        # The column's own cards, by the table.
                         top = x
-                        x -= 1
-                        while x >= 0:
-                            c = col[x]
-                            low = lmask[c]
-                            if not (acc & wake[x] or gone & low == low):
-                                break
-                            acc |= bit[c]
-                            gone |= bit[c]
-                            x -= 1
-                            if x >= 0:
-                                acc |= bit[col[x]]
-                            else:
-                                acc |= SPACE_BIT
-                        x += 1
+                        x, acc, gone = _strip(col, x, wakes[i], acc, gone, lmask, bit)
                         if x != top:
                             heights[i] = x
                             moved = True
