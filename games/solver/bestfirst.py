@@ -27,14 +27,14 @@ column, like :meth:`Search._column_info`.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from heapq import heappop, heappush
 
-from .core import _ALL_HOME, RANK, SUIT, OutOfBudget, Search
+from .core import _ALL_HOME, RANK, SUIT, Search
+from .schedule import Steps, in_turns
 
-__all__ = ["Weights", "best_first", "make_weights"]
+__all__ = ["Weights", "best_first", "best_first_steps", "make_weights"]
 
 
 @dataclass(frozen=True)
@@ -138,31 +138,41 @@ def best_first(
     on different deals; taking turns costs each at most a constant factor and still
     expands every position once.
     """
-    if weights is None:
-        weights = make_weights(search)
-    wlist = [weights] if isinstance(weights, Weights) else list(weights)
-    search.node_limit = node_limit
-    search.deadline = deadline
     path: list = []
     start = search.opening(path)
     if sum(start[2]) == 52:
+        search.nodes = 0
         return path
+    return in_turns(
+        search, [(best_first_steps(search, start, path, weights), 1.0)], node_limit, deadline
+    )
+
+
+def best_first_steps(
+    search: Search,
+    start: tuple,
+    opening: list,
+    weights: Weights | Sequence[Weights] | None = None,
+) -> Steps:
+    """:func:`best_first` as a :data:`~.schedule.Steps` generator, from the settled
+    ``start`` position that the moves ``opening`` made (see :func:`.schedule.in_turns`)."""
+    if weights is None:
+        weights = make_weights(search)
+    wlist = [weights] if isinstance(weights, Weights) else list(weights)
     key = search._keyfn
     apply = search.apply
     settle = search.settle
     moves = search.moves
     seen = {key(start)}
     seen_add = seen.add
-    search.nodes = 0
-    search._tick()
-    nodes = search.nodes
-    clock = time.perf_counter
+    nodes = 1  # the start
+    target = yield nodes
     # Node ``i``: its position (``None`` once expanded), parent, the moves from the
     # parent (one move and its auto-play), depth (path length).
     states: list = [start]
     parent = [-1]
-    made = [tuple(path)]
-    depth = [len(path)]
+    made = [tuple(opening)]
+    depth = [len(opening)]
     # The move that undoes the one that made the node (see :meth:`Search._undo`): it leads
     # back to the parent, whose key is seen, so it is skipped without being applied.
     backs: list = [None]
@@ -193,65 +203,60 @@ def best_first(
     nq = len(queues)
     turn = 0
     live = 1  # positions queued and not yet expanded
-    try:
-        while live:
-            heap = queues[turn][3]
-            turn = turn + 1 if turn + 1 < nq else 0
-            i = low - (heappop(heap) & low)
-            st = states[i]
-            if st is None:
-                continue  # expanded through another queue
-            states[i] = None
-            live -= 1
-            g = depth[i]
-            back = backs[i]
-            for rank, option in enumerate(moves(st)):
-                move = option[1:]
-                if move == back:
-                    continue
-                seg = [move]
-                child = settle(apply(st, move), move, seg)
-                if child[2] == _ALL_HOME:
-                    out = seg
-                    while i >= 0:
-                        out[:0] = made[i]
-                        i = parent[i]
-                    return out
-                k = key(child)
-                if k in seen:
-                    continue
-                seen_add(k)
-                nodes += 1
-                if nodes >= node_limit:
-                    raise OutOfBudget
-                if not nodes & 255 and clock() > deadline:
-                    raise OutOfBudget
-                j = len(states)
-                cg = g + len(seg)
-                states.append(child)
-                parent.append(i)
-                made.append(tuple(seg))
-                depth.append(cg)
-                backs.append(undo(st, child, move) if skip_undo and len(seg) == 1 else None)
-                live += 1
-                tag = low - j
-                if single is not None:
-                    scores = (single(child),)
-                else:
-                    scores = [score(child) for score in scorers]
-                for index, wdepth, worder, heap in queues:
-                    if index is None:  # dive: deepest first, then the generator's order
-                        prio = (max(_DIVE - cg, 0) << 8) + min(rank, 255)
-                        heappush(heap, prio << _SHIFT | tag)
-                        continue
-                    prio = scores[index] + wdepth * cg
-                    if worder:
-                        # Generator scores lie in 0..~130; clamped so the item stays >= 0.
-                        prio -= worder * min(max(option[0], 0), 200) // 100
+    while live:
+        heap = queues[turn][3]
+        turn = turn + 1 if turn + 1 < nq else 0
+        i = low - (heappop(heap) & low)
+        st = states[i]
+        if st is None:
+            continue  # expanded through another queue
+        states[i] = None
+        live -= 1
+        g = depth[i]
+        back = backs[i]
+        for rank, option in enumerate(moves(st)):
+            move = option[1:]
+            if move == back:
+                continue
+            seg = [move]
+            child = settle(apply(st, move), move, seg)
+            if child[2] == _ALL_HOME:
+                out = seg
+                while i >= 0:
+                    out[:0] = made[i]
+                    i = parent[i]
+                return out, nodes
+            k = key(child)
+            if k in seen:
+                continue
+            seen_add(k)
+            nodes += 1
+            if nodes >= target:
+                target = yield nodes
+            j = len(states)
+            cg = g + len(seg)
+            states.append(child)
+            parent.append(i)
+            made.append(tuple(seg))
+            depth.append(cg)
+            backs.append(undo(st, child, move) if skip_undo and len(seg) == 1 else None)
+            live += 1
+            tag = low - j
+            if single is not None:
+                scores = (single(child),)
+            else:
+                scores = [score(child) for score in scorers]
+            for index, wdepth, worder, heap in queues:
+                if index is None:  # dive: deepest first, then the generator's order
+                    prio = (max(_DIVE - cg, 0) << 8) + min(rank, 255)
                     heappush(heap, prio << _SHIFT | tag)
-        return None
-    finally:
-        search.nodes = nodes
+                    continue
+                prio = scores[index] + wdepth * cg
+                if worder:
+                    # Generator scores lie in 0..~130; clamped so the item stays >= 0.
+                    prio -= worder * min(max(option[0], 0), 200) // 100
+                heappush(heap, prio << _SHIFT | tag)
+    return None, nodes
 
 
 #: Bits of a heap item below the priority: the (inverted) node id.
