@@ -19,7 +19,13 @@ returned, and a solution that does not end in ``won`` raises :class:`SolverBug`.
    expanded once; the graph is finite, so the search finds a win whenever one is
    reachable and an exhausted queue is a proof of ``unwinnable`` (the same set of
    positions a depth-first search, :meth:`.core.Search.first_solution`, visits: the tests
-   compare the two).
+   compare the two).  Where they were measured to help (:func:`.dives.dive_share`),
+   restarted randomized depth-first dives (:mod:`.dives`) run beside it on the same
+   budget, taking turns in slices of 256 positions (:mod:`.schedule`): they win many
+   deals on which best-first sinks into a basin of well-scored positions.  Each dive is
+   the depth-first search above in a perturbed move order, so its wins are ordinary
+   move sequences (replayed like any other) and a dive that runs out of positions before
+   its share is the same exhaustive proof.  The first answer of either ends both.
 2. **Shortening** (``shorten=True``): first :mod:`.splice` cuts the first win's cycles and
    takes its one-move shortcuts (exact and cheap: first wins wander, and a bound of
    thousands of moves leaves branch and bound nothing to cut); then branch and bound
@@ -238,8 +244,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bestfirst import best_first
+from .bestfirst import best_first_steps
 from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
+from .dives import dive_share, dive_steps
+from .schedule import in_turns
 from .splice import splice_api
 
 WINNABLE = "winnable"
@@ -370,6 +378,20 @@ def solve(
     return result
 
 
+def _first_win(search: Search, node_limit: int, deadline: float) -> list | None:
+    """Best-first search, with randomized dives beside it where they help (see
+    :mod:`.dives`): a win's internal path, ``None`` for a proof."""
+    path: list = []
+    start = search.opening(path)
+    if sum(start[2]) == 52:
+        return path
+    searches = [(best_first_steps(search, start, path), 1.0)]
+    share = dive_share(search)
+    if share:
+        searches.append((dive_steps(search, start, path), share))
+    return in_turns(search, searches, node_limit, deadline)
+
+
 def solve_state(
     state,
     time_budget: float | None = 10.0,
@@ -388,7 +410,7 @@ def solve_state(
         # ``pruning=False`` is the plain reference search the pruning tests compare with:
         # depth-first, as documented; the service searches best-first.
         if pruning:
-            path = best_first(search, node_limit, deadline)
+            path = _first_win(search, node_limit, deadline)
         else:
             path = search.first_solution(node_limit, deadline)
     except OutOfBudget:
