@@ -381,14 +381,10 @@ def solve(
 def _first_win(search: Search, node_limit: int, deadline: float) -> list | None:
     """Best-first search, with randomized dives beside it where they help (see
     :mod:`.dives`): a win's internal path, ``None`` for a proof."""
-    path: list = []
-    start = search.opening(path)
-    if sum(start[2]) == 52:
-        return path
-    searches = [(best_first_steps(search, start, path), 1.0)]
+    searches = [(best_first_steps, 1.0)]
     share = dive_share(search)
     if share:
-        searches.append((dive_steps(search, start, path), share))
+        searches.append((dive_steps, share))
     return in_turns(search, searches, node_limit, deadline)
 
 

@@ -138,14 +138,11 @@ def best_first(
     on different deals; taking turns costs each at most a constant factor and still
     expands every position once.
     """
-    path: list = []
-    start = search.opening(path)
-    if sum(start[2]) == 52:
-        search.nodes = 0
-        return path
-    return in_turns(
-        search, [(best_first_steps(search, start, path, weights), 1.0)], node_limit, deadline
-    )
+
+    def steps(search: Search, start: tuple, opening: list) -> Steps:
+        return best_first_steps(search, start, opening, weights)
+
+    return in_turns(search, [(steps, 1.0)], node_limit, deadline)
 
 
 def best_first_steps(

@@ -63,16 +63,14 @@ SHARE = 0.5
 
 
 def luby(i: int) -> int:
-    """The ``i``-th term (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …"""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
+    """The ``i``-th term (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …:
+    ``2**(k-1)`` where ``i == 2**k - 1``, else the term ``2**(k-1) - 1`` places earlier,
+    ``k`` being the smallest with ``i <= 2**k - 1`` (``i.bit_length()``)."""
+    while True:
+        k = i.bit_length()
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
         i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
 
 
 def dive_steps(

@@ -7,49 +7,60 @@ while short randomized depth-first dives (:mod:`.dives`) win within a few thousa
 side by side, each search gets a fixed share of the positions, so the pair costs each at
 most a constant factor and the first answer (a win, or a proof) ends both.
 
-A search is a :data:`Steps` generator: primed with ``next()``, it is then sent a *target*
-(a count of its own new positions) and runs until its count reaches the target, yielding
-the count; it ends by returning ``(path, count)``, with ``path`` the internal move path of
-a win or ``None`` when it has proved that none exists.
+A search is a :data:`Steps` generator, made by a :data:`StepsFactory` from the settled
+start position and the moves that made it (every search of a deal starts from the same
+opening, played once): primed with ``next()``, it is then sent a *target* (a count of
+its own new positions) and runs until its count reaches the target, yielding the count;
+it ends by returning ``(path, count)``, with ``path`` the internal move path of a win
+(the opening included) or ``None`` when it has proved that none exists.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 
-from .core import OutOfBudget
+from .core import OutOfBudget, Search
 
-__all__ = ["SLICE", "Steps", "in_turns"]
+__all__ = ["SLICE", "Steps", "StepsFactory", "in_turns"]
 
 Steps = Generator[int, int, tuple]
+#: ``factory(search, start, opening)`` → the search's :data:`Steps` from ``start``.
+StepsFactory = Callable[[Search, tuple, list], Steps]
 
 #: Positions per turn, and how often the clock is read (every ``SLICE`` positions in all).
 SLICE = 256
 
 
 def in_turns(
-    search, searches: Sequence[tuple[Steps, float]], node_limit: int, deadline: float
+    search: Search,
+    searches: Sequence[tuple[StepsFactory, float]],
+    node_limit: int,
+    deadline: float,
 ) -> list | None:
-    """Run ``searches`` (pairs of a :data:`Steps` generator and its share of the positions)
-    in turns until one of them ends, and return its answer: a win's path, or ``None`` for
-    a proof.  Raise :class:`~.core.OutOfBudget` once ``node_limit`` positions were seen in
-    all or the ``deadline`` (``time.perf_counter()``) passed; ``search.nodes`` holds the
-    count in all afterwards.
+    """Play ``search``'s opening, then run ``searches`` (pairs of a :data:`StepsFactory`
+    and its share of the positions) from there in turns until one of them ends, and
+    return its answer: a win's path, or ``None`` for a proof.  Raise
+    :class:`~.core.OutOfBudget` once ``node_limit`` positions were seen in all or the
+    ``deadline`` (``time.perf_counter()``) passed; ``search.nodes`` holds the count in all
+    afterwards.
 
     Every turn ends when the count in all is a multiple of :data:`SLICE` (or reaches the
     limit), and the clock is read then; the next turn goes to the search furthest below
     its share.
     """
-    gens = [gen for gen, _ in searches]
+    opening: list = []
+    start = search.opening(opening)
+    if sum(start[2]) == 52:
+        search.nodes = 0
+        return opening
+    gens = [factory(search, start, opening) for factory, _ in searches]
     shares = [share for _, share in searches]
     counts = [next(gen) for gen in gens]
-    total = sum(counts)
     clock = time.perf_counter
     try:
-        if total >= node_limit:
-            raise OutOfBudget
-        while True:
+        total = sum(counts)
+        while total < node_limit:
             i = min(range(len(gens)), key=lambda k: counts[k] / shares[k])
             step = min(SLICE - total % SLICE, node_limit - total)
             try:
@@ -57,9 +68,9 @@ def in_turns(
             except StopIteration as stop:
                 path, counts[i] = stop.value
                 return path
-            finally:
-                total = sum(counts)
-            if total >= node_limit or clock() > deadline:
-                raise OutOfBudget
+            total = sum(counts)
+            if clock() > deadline:
+                break
+        raise OutOfBudget
     finally:
-        search.nodes = total
+        search.nodes = sum(counts)

@@ -5,6 +5,8 @@ budgets only, never wall-clock ones (except a deadline already past)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from games.engine import deck_from_seed, get_rules, new_game
@@ -22,12 +24,9 @@ INF = float("inf")
 def _dives_alone(state, budget, base=500, noise=60):
     """Only the dives, through :func:`in_turns`: (path, None or "unknown", nodes)."""
     search = Search(state)
-    opening: list = []
-    start = search.opening(opening)
+    steps = partial(dive_steps, base=base, noise=noise)
     try:
-        path = in_turns(
-            search, [(dive_steps(search, start, opening, base, noise), 1.0)], budget, INF
-        )
+        path = in_turns(search, [(steps, 1.0)], budget, INF)
     except OutOfBudget:
         return "unknown", search.nodes
     return path, search.nodes
@@ -85,9 +84,7 @@ def test_an_exhausted_dive_is_the_dfs_proof(preset, options, seed):
     for base in (10**9, 50):
         search = Search(state)
         keys = _recording(search)
-        opening: list = []
-        start = search.opening(opening)
-        path = in_turns(search, [(dive_steps(search, start, opening, base), 1.0)], 10**7, INF)
+        path = in_turns(search, [(partial(dive_steps, base=base), 1.0)], 10**7, INF)
         assert path is None
         assert keys == dfs_keys, base
         if base == 10**9:
@@ -114,7 +111,12 @@ def test_dive_shares_per_family():
 
 
 def _counter(step_log: list, name: str, end: int | None = None):
-    """A fake search: every position is new; returns a proof after ``end`` positions."""
+    """A fake search's factory: every position is new; the search returns a proof after
+    ``end`` positions."""
+    return lambda search, start, opening: _count(step_log, name, end)
+
+
+def _count(step_log: list, name: str, end: int | None):
     count = 0
     target = yield count
     while True:
@@ -149,12 +151,7 @@ def test_turns_end_with_the_first_answer():
 def test_turns_read_the_clock_after_each_slice():
     state = new_game(get_rules("westcliff-classic"), deck_from_seed(54))
     search = Search(state)
-    opening: list = []
-    start = search.opening(opening)
-    searches = [
-        (best_first_steps(search, start, opening), 1.0),
-        (dive_steps(search, start, opening), 1.0),
-    ]
+    searches = [(best_first_steps, 1.0), (dive_steps, 1.0)]
     with pytest.raises(OutOfBudget):
         in_turns(search, searches, 10**9, 0.0)
     assert search.nodes == SLICE
