@@ -451,16 +451,22 @@ class Search:
 
     def safe(self, c: int, found) -> bool:
         """May ``c`` go home now whatever comes later?  When it is next on its foundation
-        and no card that could ever be placed on it needs it: same-suit builds; a two (only
-        aces fit, and an ace can always go home); or both other-colour foundations hold
-        the cards that fit.  Proof: "Safe auto-play" in :mod:`games.solver`."""
+        and no card that could ever be placed on it needs it: same-suit builds always;
+        alternate colours when each card that fits on ``c`` (the other colour's
+        ``rank - 1``) is home or *next* on its foundation, and then the cards that fit
+        on those (``c``'s colour, ``rank - 2``) are home or next too: a win that puts
+        such a card on ``c`` can send it home instead.  Twos always qualify (aces are
+        next once out).  Proof: "Safe auto-play" in :mod:`games.solver`."""
+        s = SUIT[c]
         r = RANK[c]
-        if found[SUIT[c]] != r:
+        if found[s] != r:
             return False
-        if self.same_suit or r == 1:
+        if self.same_suit:
             return True
-        a, b = OTHER_COLOUR[SUIT[c]]
-        return found[a] >= r and found[b] >= r
+        a, b = OTHER_COLOUR[s]
+        low = found[a] if found[a] < found[b] else found[b]
+        # found[3 - s]: the other suit of c's colour (S-C, H-D).
+        return low >= r or (low == r - 1 and found[3 - s] >= r - 2)
 
     def autoplay(self, st, out: list):
         """Play every safe card to its foundation (repeatedly), appending the moves.  In

@@ -25,18 +25,19 @@ def test_a_two_is_safe_once_its_ace_is_home():
     found = (1, 0, 0, 13)  # AS home; AH and AD out, clubs done
     assert search.safe(card("2S"), found)
     assert not search.safe(card("2H"), found)  # its ace is out: not next on its foundation
-    assert not search.safe(card("3S"), (2, 1, 1, 13))  # the red twos are out: it may be needed
+    assert not search.safe(card("3S"), (2, 0, 1, 13))  # the 2H may be needed on it
     assert search.safe(card("3S"), (2, 2, 2, 13))
 
 
 def test_the_opening_plays_the_two_over_a_buried_ace():
-    # The 2S lies on the AH it could hold; it goes home at once, and then the AH.
+    # The 2S lies on the AH it could hold; it goes home at once, and then the AH; then
+    # the 3S, since the 2H that fits on it is next (see test_autoplay_next).
     state = build("easthaven-open", ["KH AH 2S", "QS JH", "4S 3S"], (1, 0, 13, 13))
     search = Search(state)
     path: list = []
     start = search.opening(path)
-    assert path == [(0, 30, 1), (0, 30, 1)]
-    assert start[2] == (2, 1, 13, 13)
+    assert path == [(0, 30, 1), (0, 30, 1), (2, 30, 1)]
+    assert start[2] == (3, 1, 13, 13)
     assert tuple(start[0][0]) == (card("KH"),)
 
 
