@@ -204,32 +204,6 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   leaves its place in ``W`` (all go home), so the relaxed game removes every card.  Cells
   are left out: a card may enter one whenever one is free, which the relaxation cannot
   bound.
-* **Kings keep their spaces** (``easthaven`` proper with the stock empty;
-  :meth:`.core.Search._dead_kings`, after the relaxation above calls a position alive).
-  There only Kings and King-headed runs enter spaces, and the relaxation above lets one
-  space serve every King.  The stronger relaxation counts *tokens*: the columns that
-  have lost all their cards, less the Kings that entered a space and whose lower suit
-  cards are not all removed yet.  Cards leave by (a), (b) and (d) as before (the run's
-  lowest card by (b)); a King unit (a King that lies on a card, with the run on it up to
-  its column's relaxed top; without partial runs the top card alone or all the
-  face-up cards) leaves into a space only while a token is free, and then holds one.
-  Proof: map a shortest win ``W`` as above.  A King leaves its place only home or into
-  a space (it fits on no card), and from a space only home (a whole column into a
-  space only permutes the columns: no shortest win does it), so each King enters at
-  most one space, never at the bottom of its own column.  When ``W`` moves a King
-  unit into a space, that column is empty; every column that is empty in ``W`` or holds
-  a King that entered it has lost all its own cards (only a King can start a column);
-  so the relaxed empty columns number at least the empty columns plus the Kings sitting
-  in spaces, and those Kings include every King still holding a token (a King goes home
-  only after its whole suit, so once it is home its lower cards are all removed): a
-  token is free.  Removals other than entries and returned tokens never hurt (they only
-  add removed cards and free tokens), so the relaxed game is decided by removing
-  everything else first and trying, each time nothing else can leave, every King unit
-  that may enter; the state after a set of entries is the same in any order, so each
-  set is tried once.  Random positions with scarce spaces (``tests/solver``): every
-  position it calls dead is lost for the plain search.  Easthaven seeds 30, 63 and 90
-  (depth-first proofs): 1.89M, 647k and 366k positions before, 417k, 239k and 315k
-  with it (after the last deal nearly every position is now dead at once).
 * **Dead ends with row deals to come** (Easthaven presets with stock left;
   :meth:`.core.Search._dead_rows`).  The same relaxation, but the stock cards are not
   removed from the start: a relaxed *deal* puts the next row on the relaxed top cards of

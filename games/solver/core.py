@@ -173,9 +173,6 @@ class Search:
         #: whole column into a space (see :meth:`dead`).
         self._bottom_stays = tuple(self.canon or self.fixed[d] == 0 for d in range(self.nstock + 1))
         self._safe_cache: dict = {}
-        #: Easthaven proper, stock empty: the relaxation in which Kings keep their spaces
-        #: (:meth:`_dead_kings`), after :meth:`dead`'s own.
-        self.kings_wait = self.dead_check and self.king_space and self.rows_deal
         self.nodes = 0
         self.node_limit = INF
         self.deadline = float("inf")
@@ -613,107 +610,7 @@ class Search:
             if not taken:
                 break
             idle = 0
-        if waste or stock or any(heights):
-            return True
-        return self.kings_wait and dealt >= self.nstock and self._dead_kings(st, infos)
-
-    def _dead_kings(self, st, infos: list) -> bool:
-        """Easthaven proper with the stock empty: is ``st`` lost by the relaxation of
-        :meth:`dead` in which a King that enters a space *keeps it*?  Only Kings (or
-        King-headed runs) enter spaces there, a King leaves a space only home, and no
-        shortest win moves a whole column into a space; so a space is one token, made
-        when a column loses its last own card, taken by a King unit that enters it, and
-        given back (at the earliest) once every lower card of that King's suit is gone.
-        Cards leave by (a), (b) and (d) as in :meth:`dead`; a King unit (the King and the
-        run on it, at the relaxed top of its column, the King on a card, and, without
-        partial runs, the top card or the lowest face-up card) leaves into a space when a
-        token is free.
-        Removing cards and giving tokens back never hurts, so only the order of the
-        entries is searched: each time nothing else can leave, every King unit that may
-        enter is tried (a set of entered Kings once: the fixpoint after it is the same in
-        any order).  Sound: "Kings keep their spaces" in :mod:`games.solver`."""
-        cols, down, found = st[0], st[1], st[2]
-        bit = self._bit
-        lmask = self._lower_mask
-        fits = self.fits
-        partial = self.partial
-        wakes = [info[6] if info else None for info in infos]
-        ncols = len(cols)
-        acc = 0
-        for col in cols:
-            if col:
-                acc |= bit[col[-1]]
-        start = ([len(col) for col in cols], acc, self._found_mask(found), ())
-        tried = set()
-        todo = [start]
-        while todo:
-            heights, acc, gone, entered = todo.pop()
-            heights = list(heights)
-            # The fixpoint without entries (acc holds no SPACE_BIT, so the tables'
-            # space conditions never fire).
-            idle = 0
-            i = 0
-            while idle < ncols:
-                x = heights[i]
-                if x:
-                    col = cols[i]
-                    wake = wakes[i]
-                    top = x
-                    x -= 1
-                    while x >= 0:
-                        c = col[x]
-                        low = lmask[c]
-                        if not (acc & wake[x] or gone & low == low):
-                            break
-                        acc |= bit[c]
-                        gone |= bit[c]
-                        x -= 1
-                        if x >= 0:
-                            acc |= bit[col[x]]
-                    x += 1
-                    if x != top:
-                        heights[i] = x
-                        idle = 0
-                idle += 1
-                i += 1
-                if i == ncols:
-                    i = 0
-            if not any(heights):
-                return False
-            held = 0
-            for k in entered:
-                if gone & lmask[k] != lmask[k]:
-                    held += 1
-            if heights.count(0) <= held:
-                continue
-            for i in range(ncols):
-                x = heights[i]
-                if not x:
-                    continue
-                col = cols[i]
-                # The lowest face-up card: the relaxed top turned up when it became one.
-                up = x - 1 if x - 1 < down[i] else down[i]
-                j = x - 1
-                while j > up and fits[col[j - 1] * 52 + col[j]]:
-                    j -= 1
-                k = col[j]
-                if RANK[k] != KING or j == 0:
-                    continue
-                # Without partial runs: the top card alone or all the face-up cards.
-                if not partial and j != up and j != x - 1:
-                    continue
-                # A King unit col[j:x] enters a space.
-                now = tuple(sorted(entered + (k,)))
-                if now in tried:
-                    continue
-                tried.add(now)
-                unit = 0
-                for c in col[j:x]:
-                    unit |= bit[c]
-                h = heights[:]
-                h[i] = j
-                todo.append((h, acc | unit | bit[col[j - 1]], gone | unit, now))
-        return True
+        return bool(waste) or bool(stock) or any(heights)
 
     def _found_mask(self, found: tuple) -> int:
         """The cards on the foundations ``found``, as a mask (cached)."""
