@@ -51,59 +51,58 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
   (the other colour's ``rank(c)-1``) is home or *next* on its foundation and, if one is
   next, the cards ``y`` that fit on ``x`` (``c``'s colour, ``rank(c)-2``) are home or next
   too (nothing fits on such a ``y``: the other colour's ``rank(c)-3`` are home).  Twos
-  always qualify (the cards that fit on them are aces).  Proof by simulation: take any
-  win ``W`` of the original position and delete every move of ``c`` alone (and drop ``c``
-  from the top of any run it moves with); where ``W`` puts a unit on ``c``, or on a card
-  the simulation has sent home, send that unit home instead, top card first, and delete
-  its cards' later moves (their home moves among them), dropping them, too, from the top
-  of runs.  Such a unit is ``x``, ``y`` or ``x`` with ``y`` on it (only ``y`` fits on
-  ``x`` and nothing on ``y``); it is free in ``W``, hence in the simulation, and each of
-  its cards is next on its foundation from the start, so still next (no other card of its
-  suit can go home before it).  One move becomes one or two foundation moves, and each
-  card sent home loses its own later home move, so the simulated win is no longer.  Every
-  remaining move stays legal: no other move ever targets ``c`` or the cards sent home;
-  a run minus its top cards is still a run of the same kind (top part, or all face-up
-  cards of a column that now lacks them);
-  cells, spaces and hence supermove capacities only grow; a column that held only ``c``
-  is a space that no move of ``W`` needed; a card under ``c`` that turns face up earlier
-  only adds options, since in ``W`` nothing could have moved as a run through ``c`` (and
-  a waste card under ``c`` becomes playable earlier, likewise only an option more).  So
-  auto-play also keeps the shortening exact.  **Exception**: in ``easthaven`` proper a
-  deal is refused while a King could fill a space; removing ``c`` can make a space (a
-  column of ``c`` alone), turn up a King, or join two cards into a King-headed run across
-  the gap after later deals, and so forbid a deal that ``W`` made.  There auto-play waits
-  until the rule can never refuse a deal again: the stock is empty, or every King is on
-  its foundation or at the bottom of a column with none left in the stock (a King moves
-  only to a space or a foundation, so none can ever lie on another card again, in ``W``
-  or in the simulation; from then on the preset plays like ``easthaven-open`` with
-  King-only spaces, and the proof above applies).  Before that, a safe column top ``c``
-  still goes home when none of the three can happen (``Search.fill_neutral``): (i) ``c``
-  is no Queen or King; (ii) its column keeps a card; (iii) the column without ``c`` (the
-  card under it turned up) has no King, alone or heading a run, that may leave while
-  lying on a card, unless the column with ``c`` has one; (iv) ``c``'s twin (same rank,
-  same colour, other suit) is not in the stock.  Proof: in the simulation above only the
+  always qualify (the cards that fit on them are aces).  Proof by simulation: take any win
+  ``W`` of the original position and delete every move of ``c`` alone (and drop ``c`` from
+  the top of any run it moves with); where ``W`` puts a unit on ``c``, or on a card the
+  simulation has sent home, send that unit home instead, top card first, and delete its
+  cards' later moves (their home moves among them), dropping them, too, from the top of
+  runs.  Such a unit is ``x``, ``y`` or ``x`` with ``y`` on it (only ``y`` fits on ``x``
+  and nothing on ``y``); it is free in ``W``, hence in the simulation, and each of its
+  cards is next on its foundation from the start, so still next (no other card of its suit
+  can go home before it).  One move becomes one or two foundation moves, and each card
+  sent home loses its own later home move, so the simulated win is no longer.  Every
+  remaining move stays legal: no other move ever targets ``c`` or the cards sent home; a
+  run minus its top cards is still a run of the same kind (top part, or all face-up cards
+  of a column that now lacks them); cells, spaces and hence supermove capacities only
+  grow; a column that held only ``c`` is a space that no move of ``W`` needed; a card
+  under ``c`` that turns face up earlier only adds options, since in ``W`` nothing could
+  have moved as a run through ``c`` (and a waste card under ``c`` becomes playable
+  earlier, likewise only an option more).  So auto-play also keeps the shortening exact.
+  **Exception**: in ``easthaven`` proper a deal is refused while a King could fill a
+  space; removing ``c`` can make a space (a column of ``c`` alone), turn up a King, or
+  join two cards into a King-headed run across the gap after later deals, and so forbid a
+  deal that ``W`` made.  There auto-play waits until the rule can never refuse a deal
+  again: the stock is empty, or every King is on its foundation or at the bottom of a
+  column with none left in the stock (a King moves only to a space or a foundation, so
+  none can ever lie on another card again, in ``W`` or in the simulation; from then on the
+  preset plays like ``easthaven-open`` with King-only spaces, and the proof above
+  applies).  Before that, a safe column top ``c`` still goes home when none of the three
+  can happen (``Search.fill_neutral``): (i) ``c`` is no Queen or King; (ii) its column
+  keeps a card; (iii) the column without ``c`` (the card under it turned up) has no King,
+  alone or heading a run, that may leave while lying on a card, unless the column with
+  ``c`` has one; (iv) ``c``'s twin (same rank, same colour, other suit) is not in the
+  stock, or only among the last deal's cards. Proof: in the simulation above only the
   legality of deals can differ, and a deal is refused when some column is empty and some
-  *King unit* (a King, or a King-headed run, that may leave while lying on a card)
-  exists; it suffices that every King unit of the simulation is one of ``W`` at the same
-  time.  No card is ever built on ``c`` in the simulation (the units ``W`` builds on it
-  go home instead, and none is headed by a King), and neither ``c`` nor a card sent home
-  ever enters a space (they are no Kings), so ``W`` and the simulation differ only in the
-  one column where ``W`` has ``c``: ``U + c + X + S`` against ``U + S``, with ``X`` the
-  cards on ``c`` that the simulation sent home (each fitting on the one below) and ``S``
-  the deal cards dealt there since; no column is empty in one and not the other (ii).
-  With ``S`` empty: in ``c``'s own column (iii) is the claim (a King unit of ``U + c``
-  is one of ``U + c + X`` too); in a column where ``W`` moved ``c`` onto its parent
-  ``p``, every unit of ``U`` grows by ``c`` and ``X`` into a unit of ``U + c + X`` with
-  the same head,
+  *King unit* (a King, or a King-headed run, that may leave while lying on a card) exists;
+  it suffices that every King unit of the simulation is one of ``W`` at the same time.  No
+  card is ever built on ``c`` in the simulation (the units ``W`` builds on it go home
+  instead, and none is headed by a King), and neither ``c`` nor a card sent home ever
+  enters a space (they are no Kings), so ``W`` and the simulation differ only in the one
+  column where ``W`` has ``c``: ``U + c + X + S`` against ``U + S``, with ``X`` the cards
+  on ``c`` that the simulation sent home (each fitting on the one below) and ``S`` the
+  deal cards dealt there since; no column is empty in one and not the other (ii). With
+  ``S`` empty: in ``c``'s own column (iii) is the claim (a King unit of ``U + c`` is one
+  of ``U + c + X`` too); in a column where ``W`` moved ``c`` onto its parent ``p``, every
+  unit of ``U`` grows by ``c`` and ``X`` into a unit of ``U + c + X`` with the same head,
   except ``p`` alone when ``U``'s face-up cards form no run, and a King ``p`` would make
-  ``c`` a Queen (i).  With ``S`` not empty: a unit inside ``S`` is a unit in both; a
-  unit of the simulation reaching below ``S`` joins ``U``'s top ``t`` to ``S``'s bottom
-  card, a stock card that fits on ``t``.  If ``c`` fits on ``t`` (always when ``W``
-  moved it there), the only cards that fit on ``t`` are ``c`` and its twin, neither in
-  the stock (iv).  If not, that unit's King heads a run within ``U`` already, a King
-  unit of ``U`` that (iii) rules out (and in ``W`` no unit reaches below ``c``, which
-  does not fit on ``t``).  Easthaven seeds 1-40 at 100k positions: 744k positions instead
-  of 1.0M, 3 deals undecided instead of 5.
+  ``c`` a Queen (i).  With ``S`` not empty: a unit inside ``S`` is a unit in both; a unit
+  of the simulation reaching below ``S`` joins ``U``'s top ``t`` to ``S``'s bottom card, a
+  stock card that fits on ``t``.  If ``c`` fits on ``t`` (always when ``W`` moved it
+  there), the only cards that fit on ``t`` are ``c`` and its twin: the twin, dealt, and by
+  (iv) with the last deal, after which no deal is refused any more.  If not, that unit's
+  King heads a run within ``U`` already, a King unit of ``U`` that (iii) rules out (and in
+  ``W`` no unit reaches below ``c``, which does not fit on ``t``).  Easthaven seeds 1-40
+  at 100k positions: 744k positions instead of 1.0M, 3 deals undecided instead of 5.
 * **Transposition table.**  Positions are keyed by everything that decides the future:
   foundations, cells, stock position (the stock is a fixed sequence, so the number of
   cards dealt identifies it), waste, columns with their face-down counts.  Revisiting a

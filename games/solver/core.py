@@ -164,9 +164,12 @@ class Search:
         self._loose_wake = tuple(
             self._parent_mask[c] | (SPACE_BIT if self._space_ok[c] else 0) for c in range(52)
         )
-        #: Per stock position: the cards still in the stock.
-        self._stock_mask = tuple(
-            sum(bit[c] for c in self.stock[d:]) for d in range(self.nstock + 1)
+        #: Per stock position: the stock cards that some deal will follow (all but the
+        #: last deal's), for :meth:`fill_neutral`.
+        step = self.ncols if self.rows_deal else 1
+        self._early_stock_mask = tuple(
+            sum(bit[c] for c in self.stock[d : d + step * ((self.nstock - d - 1) // step)])
+            for d in range(self.nstock + 1)
         )
         #: Per stock position: is every column interchangeable for the rest of the game
         #: (no row deal reaches any column any more)?  Then some shortest win never moves a
@@ -414,15 +417,17 @@ class Search:
         """May the safe top card of ``col`` (``d`` cards face down) go home now although
         the King-fill rule can still refuse a deal?  Yes when it is no Queen or King,
         its column keeps a card, its leaving lets no King (or King-headed run) that lay
-        still leave its column, and its twin (same rank and colour) is not in the stock.
-        Then playing it early never makes the rule refuse a deal that a win from here
-        makes (see "Auto-play" in :mod:`games.solver`)."""
+        still leave its column, and its twin (same rank and colour) is not in the stock,
+        or comes only with the last deal (after which the rule refuses nothing).  Then
+        playing it early never makes the rule refuse a deal that a win from here makes
+        (see "Auto-play" in :mod:`games.solver`)."""
         n = len(col)
         c = col[-1]
         if n < 2 or RANK[c] >= KING - 1:
             return False
-        if self._stock_mask[dealt] >> ((3 - SUIT[c]) * 13 + RANK[c]) & 1:
-            return False  # the twin could be dealt onto the parent c may move to
+        if self._early_stock_mask[dealt] >> ((3 - SUIT[c]) * 13 + RANK[c]) & 1:
+            # The twin could be dealt onto the parent c may move to, before a deal.
+            return False
         if self._info(col, d)[1]:
             return True  # a King may leave the column already
         # The column without c, the card under it turned face up: no King may leave it.

@@ -50,8 +50,15 @@ def test_a_queen_or_king_waits():
 
 def test_a_card_whose_twin_is_in_the_stock_waits():
     # The twin (6C for 6S) could be dealt onto the parent 6S might first move to, and
-    # make a King-headed run there that 6S would have broken.
-    assert not neutral("9D 8S 7H 6S", stock="KH 6C")
+    # make a King-headed run there that 6S would have broken, before a later deal.
+    assert not neutral("9D 8S 7H 6S", stock="6C KH 7C 7D 8C 8D 8H 9C")
+
+
+def test_a_twin_in_the_last_deal_does_not_hold_a_card_back():
+    # The run the twin could make exists only after the last deal, and then the rule
+    # refuses no deal any more.
+    assert neutral("9D 8S 7H 6S", stock="KH 7C 7D 8C 8D 8H 9C 6C")
+    assert neutral("9D 8S 7H 6S", stock="KH 6C")  # one deal left: it is the last
 
 
 def test_a_card_uncovering_a_king_that_may_leave_waits():
@@ -67,7 +74,7 @@ def test_a_card_on_a_king_headed_run_goes_home():
     assert neutral("8D KC QH JS TH 9S 8H 7C 6D", down=1, found=(5, 5, 5, 5))
 
 
-def _random_position(rng: random.Random, options: dict) -> State:
+def _random_position(rng: random.Random, options: dict, stock_size: int = 7) -> State:
     """Two suits in play (one black, one red) from a random height up, the others home;
     seven columns with few face-down cards, a short stock, Kings among the table cards."""
     rules = get_rules("easthaven", options)
@@ -75,8 +82,8 @@ def _random_position(rng: random.Random, options: dict) -> State:
     heights = {s: rng.randint(0, 4) for s in suits}
     deck = [s * 13 + r for s in suits for r in range(heights[s], 13)]
     rng.shuffle(deck)
-    stock = tuple(deck[:7])
-    table = deck[7:]
+    stock = tuple(deck[:stock_size])
+    table = deck[stock_size:]
     cols = tuple(tuple(table[i::7]) for i in range(7))
     down = tuple(rng.randint(0, 1) if len(c) > 1 else 0 for c in cols)
     found = tuple(heights.get(s, 13) for s in range(4))
@@ -101,3 +108,49 @@ def test_guarded_auto_play_keeps_the_verdicts(options):
     assert len(verdicts) >= 40, verdicts
     assert verdicts.count("winnable") >= 10 and verdicts.count("unwinnable") >= 10, verdicts
     assert fired >= 10, "no position exercised the guarded auto-play at its start"
+
+
+def _twins_in_the_last_deal(rng: random.Random, options: dict) -> State:
+    """Like :func:`_random_position` with the same-colour suits (all four in play from
+    a random height up, the suits of one colour higher): two deals left, the last one's
+    cards the twins of safe cards, so guarded auto-play plays cards it once held back."""
+    rules = get_rules("easthaven", options)
+    black = rng.randint(6, 9)
+    red = black - rng.randint(1, 2)
+    heights = {0: black, 3: black, 1: red, 2: red}
+    deck = [s * 13 + r for s in range(4) for r in range(heights[s], 13)]
+    rng.shuffle(deck)
+    # Cards whose twins may be safe: the next card of each black suit.
+    last = [c for c in deck if c % 13 == black][:3]
+    rest = [c for c in deck if c not in last]
+    stock = tuple(rest[:7] + last)
+    table = rest[7:]
+    cols = tuple(tuple(table[i::7]) for i in range(7))
+    down = tuple(rng.randint(0, 1) if len(c) > 1 else 0 for c in cols)
+    found = tuple(heights[s] for s in range(4))
+    return State(rules, cols, down, found, (), stock, ())
+
+
+@pytest.mark.parametrize("options", [{}, {"partial_runs": True}], ids=["", "partial_runs"])
+def test_twins_in_the_last_deal_keep_the_verdicts(options):
+    rng = random.Random(f"last-deal-twins{options}")
+    decided = fired = 0
+    for _ in range(60):
+        state = _twins_in_the_last_deal(rng, options)
+        if same_verdict(state, 20_000) is not None:
+            decided += 1
+        search = Search(state)
+        start = search.start
+        stock = search._early_stock_mask[0]
+        for col, d in zip(start[0], start[1]):
+            c = col[-1] if col else None
+            twin = None if c is None else (3 - c // 13) * 13 + c % 13
+            if (
+                c in search.safe_cards(start[2])
+                and twin in search.stock
+                and not stock >> twin & 1
+                and search.fill_neutral(col, d, 0)
+            ):
+                fired += 1
+    assert decided >= 30
+    assert fired >= 5
