@@ -413,25 +413,42 @@ class Search:
             return None
         return (dst, src, cnt)
 
-    def fill_neutral(self, col: tuple, d: int, dealt: int) -> bool:
+    def fill_neutral(self, col: tuple, d: int, dealt: int, cols: tuple = ()) -> bool:
         """May the safe top card of ``col`` (``d`` cards face down) go home now although
         the King-fill rule can still refuse a deal?  Yes when it is no Queen or King,
         its column keeps a card, its leaving lets no King (or King-headed run) that lay
         still leave its column, and its twin (same rank and colour) is not in the stock,
-        or comes only with the last deal (after which the rule refuses nothing).  Then
-        playing it early never makes the rule refuse a deal that a win from here makes
-        (see "Auto-play" in :mod:`games.solver`)."""
+        or comes only with the last deal (after which the rule refuses nothing), or is
+        dealt onto a column of ``cols`` (the position's) where no King lies on a card
+        and none is dealt before it.  Then playing it early never makes the rule refuse
+        a deal that a win from here makes (see "Auto-play" in :mod:`games.solver`)."""
         n = len(col)
         c = col[-1]
         if n < 2 or RANK[c] >= KING - 1:
             return False
-        if self._early_stock_mask[dealt] >> ((3 - SUIT[c]) * 13 + RANK[c]) & 1:
-            # The twin could be dealt onto the parent c may move to, before a deal.
+        twin = (3 - SUIT[c]) * 13 + RANK[c]
+        if self._early_stock_mask[dealt] >> twin & 1 and self._king_under(twin, cols, dealt):
+            # The twin could be dealt onto the parent c may move to, above a King that
+            # lies on a card, before a deal.
             return False
         if self._info(col, d)[1]:
             return True  # a King may leave the column already
         # The column without c, the card under it turned face up: no King may leave it.
         return not self._info(col[:-1], d - 1 if n - 1 == d else d)[1]
+
+    def _king_under(self, card: int, cols: tuple, dealt: int) -> bool:
+        """Row deals: may a King lie on a card in the column the stock card ``card`` is
+        dealt onto, when it comes?  A King moves only into a space or home, so it lies
+        on a card only where it lies on one now or where a deal puts it: yes when the
+        column (in ``cols``; all columns when not given) has a King above its bottom
+        card, or a King in the stock is dealt onto it first."""
+        k = self.stock.index(card, dealt)
+        j = k % self.ncols
+        if not cols:
+            return True
+        if any(RANK[x] == KING for x in cols[j][1:]):
+            return True
+        return any(RANK[self.stock[i]] == KING for i in range(dealt + j, k, self.ncols))
 
     def _info(self, col: tuple, d: int) -> tuple:
         """:meth:`_column_info` of one column, through the cache of :meth:`_infos`."""
@@ -489,7 +506,11 @@ class Search:
             free = not guarded or self.auto_allowed(st)
             move = None
             for i, col in enumerate(cols):
-                if col and col[-1] in nexts and (free or self.fill_neutral(col, down[i], dealt)):
+                if (
+                    col
+                    and col[-1] in nexts
+                    and (free or self.fill_neutral(col, down[i], dealt, cols))
+                ):
                     move = (i, FOUND, 1)
                     break
             else:

@@ -22,14 +22,15 @@ from .helpers import build, same_verdict
 FOUND = (5, 5, 5, 5)
 
 
-def neutral(col: str, down: int = 0, stock: str = "KH", found=FOUND) -> bool:
-    """``fill_neutral`` of the top card of ``col`` (column t0; the others empty)."""
-    state = build("easthaven", [col], found, stock=stock, down=[down])
+def neutral(col: str, down: int = 0, stock: str = "KH", found=FOUND, others=()) -> bool:
+    """``fill_neutral`` of the top card of ``col`` (column t0; then ``others``, the rest
+    empty)."""
+    state = build("easthaven", [col, *others], found, stock=stock, down=[down])
     search = Search(state)
     assert not search.auto_allowed(search.start)
     column = search.start[0][0]
     assert column[-1] in search.safe_cards(search.start[2])
-    return search.fill_neutral(column, down, 0)
+    return search.fill_neutral(column, down, 0, search.start[0])
 
 
 def test_a_safe_card_on_its_parent_goes_home():
@@ -48,10 +49,23 @@ def test_a_queen_or_king_waits():
     assert not neutral("6C KS", found=(12, 12, 12, 5))
 
 
-def test_a_card_whose_twin_is_in_the_stock_waits():
+# Three deals: the stock card at index k goes onto column k % 7.
+ROWS = "7C 7D 8C 8D 8H 9C 9H 9S TC TD TH TS JC JD"
+
+
+def test_a_card_whose_twin_may_join_a_king_run_waits():
     # The twin (6C for 6S) could be dealt onto the parent 6S might first move to, and
-    # make a King-headed run there that 6S would have broken, before a later deal.
-    assert not neutral("9D 8S 7H 6S", stock="6C KH 7C 7D 8C 8D 8H 9C")
+    # make a King-headed run there that 6S would have broken, before a later deal: when
+    # a King lies on a card in the twin's column (t1 here), or is dealt there first.
+    assert not neutral("9D 8S 7H 6S", stock="7C 6C " + ROWS[6:], others=["QD KS"])
+    assert not neutral("9D 8S 7H 6S", stock="KH " + ROWS[:17] + " 6C " + ROWS[18:])
+
+
+def test_a_twin_whose_column_holds_no_king_run_does_not_hold_a_card_back():
+    # 6C goes onto t1, and no King lies on a card there or is dealt there first (a King
+    # at the bottom of a column lies on nothing, and a King moves only into spaces).
+    assert neutral("9D 8S 7H 6S", stock="7C 6C " + ROWS[6:], others=["KS QD"])
+    assert neutral("9D 8S 7H 6S", stock="7C 6C " + ROWS[6:] + " KH")
 
 
 def test_a_twin_in_the_last_deal_does_not_hold_a_card_back():
@@ -110,10 +124,11 @@ def test_guarded_auto_play_keeps_the_verdicts(options):
     assert fired >= 10, "no position exercised the guarded auto-play at its start"
 
 
-def _twins_in_the_last_deal(rng: random.Random, options: dict) -> State:
+def _twins_in_the_last_deal(rng: random.Random, options: dict, early: bool = False) -> State:
     """Like :func:`_random_position` with the same-colour suits (all four in play from
     a random height up, the suits of one colour higher): two deals left, the last one's
-    cards the twins of safe cards, so guarded auto-play plays cards it once held back."""
+    cards (``early``: the first one's) the twins of safe cards, so guarded auto-play
+    plays cards it once held back."""
     rules = get_rules("easthaven", options)
     black = rng.randint(6, 9)
     red = black - rng.randint(1, 2)
@@ -123,20 +138,25 @@ def _twins_in_the_last_deal(rng: random.Random, options: dict) -> State:
     # Cards whose twins may be safe: the next card of each black suit.
     last = [c for c in deck if c % 13 == black][:3]
     rest = [c for c in deck if c not in last]
-    stock = tuple(rest[:7] + last)
-    table = rest[7:]
+    if early:
+        stock = tuple(last + rest[: 10 - len(last)])
+        table = rest[10 - len(last) :]
+    else:
+        stock = tuple(rest[:7] + last)
+        table = rest[7:]
     cols = tuple(tuple(table[i::7]) for i in range(7))
     down = tuple(rng.randint(0, 1) if len(c) > 1 else 0 for c in cols)
     found = tuple(heights[s] for s in range(4))
     return State(rules, cols, down, found, (), stock, ())
 
 
+@pytest.mark.parametrize("early", [False, True], ids=["last-deal", "first-deal"])
 @pytest.mark.parametrize("options", [{}, {"partial_runs": True}], ids=["", "partial_runs"])
-def test_twins_in_the_last_deal_keep_the_verdicts(options):
-    rng = random.Random(f"last-deal-twins{options}")
+def test_twins_in_the_stock_keep_the_verdicts(options, early):
+    rng = random.Random(f"twins{options}{early}")
     decided = fired = 0
     for _ in range(60):
-        state = _twins_in_the_last_deal(rng, options)
+        state = _twins_in_the_last_deal(rng, options, early)
         if same_verdict(state, 20_000) is not None:
             decided += 1
         search = Search(state)
@@ -148,8 +168,8 @@ def test_twins_in_the_last_deal_keep_the_verdicts(options):
             if (
                 c in search.safe_cards(start[2])
                 and twin in search.stock
-                and not stock >> twin & 1
-                and search.fill_neutral(col, d, 0)
+                and (early or not stock >> twin & 1)
+                and search.fill_neutral(col, d, 0, start[0])
             ):
                 fired += 1
     assert decided >= 30
