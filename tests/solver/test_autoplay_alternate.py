@@ -38,6 +38,12 @@ def spread(rules, rng, found: tuple) -> State:
     return State(rules, cols, down, found, (), tuple(cards[:stock]), ())
 
 
+def opening(state: State) -> tuple[list, tuple]:
+    """The moves that settle ``state``'s start (auto-play) and the settled position."""
+    path: list = []
+    return path, Search(state).opening(path)
+
+
 def fits_home(c: int, found) -> bool:
     """The older rule: next on its foundation, and every card that fits on it home."""
     a, b = OTHER_COLOUR[SUIT[c]]
@@ -59,10 +65,7 @@ def test_a_two_is_safe_once_its_ace_is_home():
 def test_the_opening_plays_the_two_over_a_buried_ace():
     # The 2S lies on the AH it could hold; it goes home at once, and then the AH; then
     # the 3S, since the 2H that fits on it is next.
-    state = build("easthaven-open", ["KH AH 2S", "QS JH", "4S 3S"], (1, 0, 13, 13))
-    search = Search(state)
-    path: list = []
-    start = search.opening(path)
+    path, start = opening(build("easthaven-open", ["KH AH 2S", "QS JH", "4S 3S"], (1, 0, 13, 13)))
     assert path == [(0, 30, 1), (0, 30, 1), (2, 30, 1)]
     assert start[2] == (3, 1, 13, 13)
     assert tuple(start[0][0]) == (card("KH"),)
@@ -101,10 +104,7 @@ def test_the_cards_that_fit_may_be_next_instead_of_home():
 
 def test_the_opening_plays_the_card_and_then_the_ones_that_were_next():
     # The 5S waits on the 4H (next) and the 3C (next); all three go home.
-    state = build("easthaven-open", ["KH 5S", "QS 4H", "JD 3C"], (4, 3, 13, 2))
-    search = Search(state)
-    path: list = []
-    start = search.opening(path)
+    path, start = opening(build("easthaven-open", ["KH 5S", "QS 4H", "JD 3C"], (4, 3, 13, 2)))
     assert start[2] == (5, 4, 13, 3)
     assert len(path) == 3
 
