@@ -442,10 +442,11 @@ class Search:
         on a card only where it lies on one now or where a deal puts it: yes when the
         column (in ``cols``; all columns when not given) has a King above its bottom
         card, or a King in the stock is dealt onto it first."""
+        if not cols or not self.rows_deal:
+            return True
+        # Rows are dealt from stock index 0 on, so stock card k lands on column k % ncols.
         k = self.stock.index(card, dealt)
         j = k % self.ncols
-        if not cols:
-            return True
         if any(RANK[x] == KING for x in cols[j][1:]):
             return True
         return any(RANK[self.stock[i]] == KING for i in range(dealt + j, k, self.ncols))
