@@ -413,7 +413,7 @@ class Search:
             return None
         return (dst, src, cnt)
 
-    def fill_neutral(self, col: tuple, d: int, dealt: int, cols: tuple = ()) -> bool:
+    def fill_neutral(self, col: tuple, d: int, dealt: int, cols: tuple) -> bool:
         """May the safe top card of ``col`` (``d`` cards face down) go home now although
         the King-fill rule can still refuse a deal?  Yes when it is no Queen or King,
         its column keeps a card, its leaving lets no King (or King-headed run) that lay
@@ -440,9 +440,9 @@ class Search:
         """Row deals: may a King lie on a card in the column the stock card ``card`` is
         dealt onto, when it comes?  A King moves only into a space or home, so it lies
         on a card only where it lies on one now or where a deal puts it: yes when the
-        column (in ``cols``; all columns when not given) has a King above its bottom
-        card, or a King in the stock is dealt onto it first."""
-        if not cols or not self.rows_deal:
+        column (in ``cols``) has a King above its bottom card, or a King in the stock is
+        dealt onto it first."""
+        if not self.rows_deal:
             return True
         # Rows are dealt from stock index 0 on, so stock card k lands on column k % ncols.
         k = self.stock.index(card, dealt)
@@ -487,7 +487,7 @@ class Search:
         if self.same_suit:
             return True
         a, b = OTHER_COLOUR[s]
-        low = found[a] if found[a] < found[b] else found[b]
+        low = min(found[a], found[b])
         # found[3 - s]: the other suit of c's colour (S-C, H-D).
         return low >= r or (low == r - 1 and found[3 - s] >= r - 2)
 
