@@ -115,6 +115,34 @@ def test_time_budget_gives_unknown():
     assert result.seconds < 2.0
 
 
+@pytest.mark.parametrize("enabled_before", [True, False])
+def test_the_cyclic_collector_is_off_during_the_search_and_restored(monkeypatch, enabled_before):
+    """The search runs with the cyclic garbage collector off (its tuples form no cycles),
+    and the caller's setting comes back, also when the search ends by its budget."""
+    import gc
+
+    from games.solver.core import Search
+
+    during = []
+    inner = Search.moves
+
+    def moves(self, st):
+        during.append(gc.isenabled())
+        return inner(self, st)
+
+    monkeypatch.setattr(Search, "moves", moves)
+    rules = get_rules("easthaven")
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled_before else gc.disable)()
+        for budget in (50, None):  # out of budget, then a proof (seed 1 is lost)
+            solve(rules, deck_from_seed(1), time_budget=None, node_budget=budget)
+            assert gc.isenabled() is enabled_before
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert during and not any(during)
+
+
 def test_shortening_never_lengthens_and_reports_both_lengths():
     rules = get_rules("easthaven-open", {"partial_runs": True})
     deck = deck_from_seed(5)
