@@ -405,7 +405,8 @@ def _first_win(search: Search, node_limit: int, deadline: float) -> list | None:
 
 @contextmanager
 def _without_cyclic_gc() -> Iterator[None]:
-    """Switch Python's cyclic garbage collector off for the duration of a search.
+    """Switch Python's cyclic garbage collector off for the duration of a search (used as
+    a decorator of :func:`solve_state`).
 
     Why: a search allocates millions of tuples (positions, keys) that stay alive in its
     tables and form no reference cycles, so reference counting frees everything the
@@ -422,6 +423,7 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
+@_without_cyclic_gc()
 def solve_state(
     state,
     time_budget: float | None = 10.0,
@@ -432,18 +434,6 @@ def solve_state(
     shorten_budget: float | None = None,
 ) -> SolveResult:
     """Like :func:`solve`, from any engine :class:`~games.engine.State` (e.g. an endgame)."""
-    with _without_cyclic_gc():
-        return _solve_state(state, time_budget, node_budget, shorten, pruning, shorten_budget)
-
-
-def _solve_state(
-    state,
-    time_budget: float | None,
-    node_budget: int | None,
-    shorten: bool,
-    pruning: bool,
-    shorten_budget: float | None,
-) -> SolveResult:
     started = time.perf_counter()
     deadline = started + time_budget if time_budget is not None else float("inf")
     node_limit = node_budget if node_budget is not None else INF

@@ -6,6 +6,8 @@ cannot turn a pass into a failure.
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from games.engine import (
@@ -18,6 +20,7 @@ from games.engine import (
     status,
 )
 from games.solver import SolverBug, SolveResult, solve, solve_state, verify
+from games.solver.core import Search
 
 from .helpers import build
 
@@ -119,10 +122,6 @@ def test_time_budget_gives_unknown():
 def test_the_cyclic_collector_is_off_during_the_search_and_restored(monkeypatch, enabled_before):
     """The search runs with the cyclic garbage collector off (its tuples form no cycles),
     and the caller's setting comes back, also when the search ends by its budget."""
-    import gc
-
-    from games.solver.core import Search
-
     during = []
     inner = Search.moves
 
