@@ -70,7 +70,9 @@ def _work(item):
     return solve_task((kind, value), settings)
 
 
-def run_config(config: str, seeds: list[int], budget: float, jobs: int, out) -> dict:
+def run_config(
+    config: str, seeds: list[int], budget: float, jobs: int, out, workers: int = 1
+) -> dict:
     preset, options = _split(config)
     settings = {
         "preset": preset,
@@ -78,6 +80,7 @@ def run_config(config: str, seeds: list[int], budget: float, jobs: int, out) -> 
         "budget": budget,
         "nodes": None,
         "shorten": False,
+        "workers": workers,
     }
     items = [("seed", s, settings) for s in seeds]
     records = []
@@ -258,7 +261,10 @@ def main(argv=None) -> None:
     parser.add_argument("--seeds", default="1-1000")
     parser.add_argument("--limit", type=int, default=None, help="only the first N seeds")
     parser.add_argument("--budget", type=float, default=10.0)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="deals solved at once")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes per deal (2: a racing DFS beside)"
+    )
     parser.add_argument("--fcs", type=int, default=1000, help="PySol deals for fc-solve (0: no)")
     parser.add_argument("--out", default=None, help="raw records as JSON lines")
     args = parser.parse_args(argv)
@@ -269,12 +275,13 @@ def main(argv=None) -> None:
     print(
         f"# solver bench {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
         f"commit {_commit()}, {os.cpu_count()} cores, python {platform.python_version()}, "
-        f"budget {args.budget}s, {len(seeds)} seeds per configuration, jobs {args.jobs}",
+        f"budget {args.budget}s, {len(seeds)} seeds per configuration, jobs {args.jobs}, "
+        f"workers {args.workers}",
         flush=True,
     )
     if seeds:
         for config in [c for c in args.configs.split(",") if c]:
-            run_config(config, seeds, args.budget, args.jobs, out)
+            run_config(config, seeds, args.budget, args.jobs, out, args.workers)
     if args.fcs:
         run_fcs(args.fcs, args.budget, args.jobs, out)
     if out is not None:

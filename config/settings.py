@@ -9,6 +9,7 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   run never touches the data of a running service.
 * ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
+  ``SOLVER_WORKERS``,
   ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``.
 """
@@ -183,6 +184,9 @@ CELERY_BEAT_SCHEDULE = {
 # --- Game service knobs ---------------------------------------------------------------------
 SOLVER_BUDGET_SECONDS = env_float("SOLVER_BUDGET_SECONDS", 10.0)
 SOLVER_NODE_BUDGET = env_int("SOLVER_NODE_BUDGET", 2_000_000)
+# Processes per daily candidate: 2 races a depth-first search in a forked child beside the
+# main search (games.solver.race), for workers with a core to spare; 1 or 2.
+SOLVER_WORKERS = min(max(env_int("SOLVER_WORKERS", 1), 1), 2)
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # Base of the problem details' ``type`` URIs (RFC 9457); the code is appended.

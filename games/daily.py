@@ -199,10 +199,18 @@ def _solve(
     node_budget: int | None,
     shorten: bool,
 ) -> Any:
-    """The solver (``games.solver.solve``); a seam tests may replace."""
+    """The solver (``games.solver.solve``, with ``SOLVER_WORKERS`` processes); a seam tests
+    may replace."""
     from games.solver import solve
 
-    return solve(rules, deck, time_budget=time_budget, node_budget=node_budget, shorten=shorten)
+    return solve(
+        rules,
+        deck,
+        time_budget=time_budget,
+        node_budget=node_budget,
+        shorten=shorten,
+        workers=getattr(settings, "SOLVER_WORKERS", 1),
+    )
 
 
 def screen_nodes() -> int:

@@ -1,7 +1,8 @@
 """The ``solve`` command's logic, free of Django (``manage.py solve`` is a thin wrapper).
 
 ``run(argv)`` parses the arguments, solves every deal (in ``--jobs`` spawned worker
-processes that import only the pure-Python engine and solver), writes one JSON line per
+processes that import only the pure-Python engine and solver; ``--workers 2`` gives each
+deal a second, forked process, see :mod:`games.solver.race`), writes one JSON line per
 deal and ends with a summary: counts per verdict, the winnable share with its 95 % Wilson
 interval, mean and median seconds.  Bad arguments raise :class:`CliError`, never a
 traceback.
@@ -43,7 +44,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--deck", help="one deck: 52 comma-separated cards, AS,2H,...")
     parser.add_argument("--budget", default="10", help="seconds per deal (default 10)")
     parser.add_argument("--nodes", default=None, help="node budget per deal (default none)")
-    parser.add_argument("--jobs", default="1", help="worker processes (default 1)")
+    parser.add_argument("--jobs", default="1", help="deals solved at once (default 1)")
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="processes per deal (default 1; 2 races a depth-first search beside the main one)",
+    )
     parser.add_argument("--out", default="-", help="JSON lines to this file; - for stdout")
     parser.add_argument(
         "--no-shorten", dest="no_shorten", action="store_true", help="keep the first solution"
@@ -159,12 +165,16 @@ def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
         raise CliError(error.detail) from None
     budget = _positive(opts.get("budget", 10), "budget")
     nodes = _positive(opts.get("nodes"), "nodes", int, allow_none=True)
+    workers = _positive(opts.get("workers", 1), "workers", int)
+    if workers > 2:
+        raise CliError(f"--workers must be 1 or 2 (the main search and one rival), not {workers}")
     settings = {
         "preset": rules.name,
         "options": options,
         "budget": budget,
         "nodes": nodes,
         "shorten": not opts.get("no_shorten"),
+        "workers": workers,
     }
     given = [k for k in ("seeds", "pysol_deals", "deck") if opts.get(k)]
     if len(given) != 1:
@@ -208,6 +218,7 @@ def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
         time_budget=settings["budget"],
         node_budget=settings["nodes"],
         shorten=settings["shorten"],
+        workers=settings.get("workers", 1),
     )
     record.update(
         deck=format_deck(deck),

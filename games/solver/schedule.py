@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator, Sequence
 
 from .core import OutOfBudget, Search
 
-__all__ = ["SLICE", "Steps", "StepsFactory", "in_turns"]
+__all__ = ["SLICE", "Interrupted", "Steps", "StepsFactory", "in_turns"]
 
 Steps = Generator[int, int, tuple]
 #: ``factory(search, start, opening)`` → the search's :data:`Steps` from ``start``.
@@ -32,11 +32,16 @@ StepsFactory = Callable[[Search, tuple, list], Steps]
 SLICE = 256
 
 
+class Interrupted(Exception):
+    """The caller's ``interrupt`` asked the searches to stop (another search answered)."""
+
+
 def in_turns(
     search: Search,
     searches: Sequence[tuple[StepsFactory, float]],
     node_limit: int,
     deadline: float,
+    interrupt: Callable[[], bool] | None = None,
 ) -> list | None:
     """Play ``search``'s opening, then run ``searches`` (pairs of a :data:`StepsFactory`
     and its share of the positions) from there in turns until one of them ends, and
@@ -47,7 +52,8 @@ def in_turns(
 
     Every turn ends when the count in all is a multiple of :data:`SLICE` (or reaches the
     limit), and the clock is read then; the next turn goes to the search furthest below
-    its share.
+    its share.  ``interrupt``, when given, is asked whenever the clock is read; if it
+    answers true, :class:`Interrupted` is raised (``search.nodes`` as above).
     """
     opening: list = []
     start = search.opening(opening)
@@ -71,6 +77,8 @@ def in_turns(
             total = sum(counts)
             if clock() > deadline:
                 break
+            if interrupt is not None and interrupt():
+                raise Interrupted
         raise OutOfBudget
     finally:
         search.nodes = sum(counts)

@@ -92,6 +92,16 @@ def test_jobs_run_in_spawned_workers():
     assert summary["deals"] == 2
 
 
+def test_workers_race_a_second_process_inside_spawned_jobs():
+    # Jobs are daemonic pool processes: the rival is forked with os.fork, which they allow.
+    summary, lines, _ = _run(
+        "--preset", "easthaven", "--seeds", "1,2", "--jobs", "2", "--workers", "2",
+        "--no-shorten",
+    )  # fmt: skip
+    assert [r["verdict"] for r in lines] == ["unwinnable", "unwinnable"]
+    assert summary["deals"] == 2
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -106,6 +116,8 @@ def test_jobs_run_in_spawned_workers():
         ["--preset", "seahaven", "--seeds", "1", "--budget", "0"],
         ["--preset", "seahaven", "--seeds", "1", "--budget", "soon"],
         ["--preset", "seahaven", "--seeds", "1", "--jobs", "0"],
+        ["--preset", "seahaven", "--seeds", "1", "--workers", "0"],
+        ["--preset", "seahaven", "--seeds", "1", "--workers", "3"],
         ["--preset", "seahaven", "--seeds", "1", "--nodes", "-5"],
         ["--preset", "seahaven", "--seeds", "1", "--out", "/nonexistent/dir/x.jsonl"],
         ["--preset", "seahaven", "--seeds", "1", "--bogus"],
