@@ -25,6 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,6 +41,15 @@ def env_bool(name: str, default: bool = False) -> bool:
 def env_int(name: str, default: int) -> int:
     value = os.environ.get(name, "").strip()
     return int(value) if value else default
+
+
+def env_int_between(name: str, default: int, low: int, high: int) -> int:
+    """An integer setting with a fixed range: a value outside it stops the start with the
+    name and the range, rather than being clamped to something the operator did not ask for."""
+    value = env_int(name, default)
+    if not low <= value <= high:
+        raise ImproperlyConfigured(f"{name} must be between {low} and {high}, not {value}.")
+    return value
 
 
 def env_float(name: str, default: float) -> float:
@@ -186,7 +196,7 @@ SOLVER_BUDGET_SECONDS = env_float("SOLVER_BUDGET_SECONDS", 10.0)
 SOLVER_NODE_BUDGET = env_int("SOLVER_NODE_BUDGET", 2_000_000)
 # Processes per daily candidate: 2 races a depth-first search in a forked child beside the
 # main search (games.solver.race), for workers with a core to spare; 1 or 2.
-SOLVER_WORKERS = min(max(env_int("SOLVER_WORKERS", 1), 1), 2)
+SOLVER_WORKERS = env_int_between("SOLVER_WORKERS", 1, 1, 2)
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # Base of the problem details' ``type`` URIs (RFC 9457); the code is appended.

@@ -268,13 +268,10 @@ from typing import Any
 from .bestfirst import best_first_steps
 from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
 from .dives import dive_share, dive_steps
-from .race import DECIDED, STOP_GRACE, Rival, can_fork
+from .race import STOP_GRACE, Rival, can_fork
 from .schedule import Interrupted, in_turns
 from .splice import splice_api
-
-WINNABLE = "winnable"
-UNWINNABLE = "unwinnable"
-UNKNOWN = "unknown"
+from .verdicts import DECIDED, UNKNOWN, UNWINNABLE, WINNABLE
 
 __all__ = [
     "UNKNOWN",

@@ -32,11 +32,10 @@ import signal
 import time
 
 from .core import OutOfBudget, Search
+from .verdicts import DECIDED, UNKNOWN, UNWINNABLE, WINNABLE
 
-__all__ = ["DECIDED", "Rival", "can_fork"]
+__all__ = ["Rival", "can_fork"]
 
-#: The verdicts that end a race (the third, "unknown", does not).
-DECIDED = ("winnable", "unwinnable")
 #: Seconds the parent waits for a stopped rival's last message before killing it outright.
 STOP_GRACE = 2.0
 
@@ -50,8 +49,9 @@ class Rival:
     """A depth-first search of ``state`` in a forked child process.
 
     ``answer`` is ``None`` until the child has reported, then ``(verdict, path, nodes)``
-    with ``verdict`` one of ``"winnable"`` (``path``: the internal moves of a win),
-    ``"unwinnable"`` or ``"unknown"`` (budget spent, or stopped)."""
+    with ``verdict`` one of :data:`.verdicts.WINNABLE` (``path``: the internal moves of a
+    win), :data:`.verdicts.UNWINNABLE` or :data:`.verdicts.UNKNOWN` (budget spent, or
+    stopped)."""
 
     def __init__(self, state, node_limit: int, deadline: float, pruning: bool = True) -> None:
         read_fd, write_fd = os.pipe()
@@ -114,7 +114,7 @@ class Rival:
         data = b"".join(chunks)
         # A child that died without a message (killed, out of memory) leaves no bytes:
         # it counts as a rival that found nothing.
-        self.answer = pickle.loads(data) if data else ("unknown", None, 0)
+        self.answer = pickle.loads(data) if data else (UNKNOWN, None, 0)
 
 
 def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool):
@@ -133,9 +133,9 @@ def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool
         search = Search(state, pruning=pruning)
         try:
             path = search.first_solution(node_limit, deadline)
-            verdict = "winnable" if path is not None else "unwinnable"
+            verdict = WINNABLE if path is not None else UNWINNABLE
         except OutOfBudget:
-            path, verdict = None, "unknown"
+            path, verdict = None, UNKNOWN
         searching = False
         data = memoryview(pickle.dumps((verdict, path, search.nodes)))
         while data:
