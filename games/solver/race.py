@@ -29,6 +29,7 @@ import os
 import pickle
 import select
 import signal
+import threading
 import time
 
 from .core import OutOfBudget, Search
@@ -63,6 +64,7 @@ class Rival:
         self.pid = pid
         self._fd = read_fd
         self.answer: tuple | None = None
+        self._reaper: threading.Thread | None = None
 
     def ready(self, timeout: float = 0.0) -> bool:
         """Has the child reported?  Waits at most ``timeout`` seconds for it."""
@@ -82,8 +84,14 @@ class Rival:
         return self.answer
 
     def stop(self) -> tuple | None:
-        """End the child (it reports its count when asked to stop) and reap it; returns the
-        answer, ``None`` if the child died without one.  Safe to call more than once."""
+        """End the child (it reports its count when asked to stop) and have it reaped;
+        returns the answer, ``None`` if the child died without one.  Safe to call more
+        than once.
+
+        The child is reaped by a daemon thread, not here: a child that has sent its
+        answer may still spend most of a second exiting (the kernel frees the gigabyte a
+        long search holds), and that is no reason to keep the caller, or its deal's
+        clock, waiting.  :meth:`join` waits for the reaping."""
         if self._fd is None:
             return self.answer
         if self.answer is None:
@@ -98,11 +106,16 @@ class Rival:
                     pass
         os.close(self._fd)
         self._fd = None
-        try:
-            os.waitpid(self.pid, 0)
-        except ChildProcessError:
-            pass
+        self._reaper = threading.Thread(target=_reap, args=(self.pid,), daemon=True)
+        self._reaper.start()
         return self.answer
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait until the stopped child has been reaped; true once it has."""
+        if self._reaper is None:
+            return False
+        self._reaper.join(timeout)
+        return not self._reaper.is_alive()
 
     def _collect(self) -> None:
         chunks = []
@@ -115,6 +128,13 @@ class Rival:
         # A child that died without a message (killed, out of memory) leaves no bytes:
         # it counts as a rival that found nothing.
         self.answer = pickle.loads(data) if data else (UNKNOWN, None, 0)
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:  # reaped already (e.g. by a SIGCHLD handler of the host)
+        pass
 
 
 def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool):
@@ -141,6 +161,9 @@ def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool
         while data:
             written = os.write(write_fd, data)
             data = data[written:]
+        # The parent reads to end of file: close now rather than at the end of the exit,
+        # which comes after the kernel has freed all of the search's memory.
+        os.close(write_fd)
     except BaseException:  # noqa: BLE001 - a child must never return into the parent's code
         code = 1
     finally:

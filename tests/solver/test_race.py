@@ -29,9 +29,11 @@ def _state(preset, seed):
     return new_game(get_rules(preset), deck_from_seed(seed))
 
 
-def _reaped(pid: int) -> bool:
+def _reaped(rival: Rival) -> bool:
+    """Has the stopped rival's child been reaped (by its reaper thread, within a few s)?"""
+    assert rival.join(10)
     try:
-        os.waitpid(pid, os.WNOHANG)
+        os.waitpid(rival.pid, os.WNOHANG)
     except ChildProcessError:
         return True
     return False
@@ -44,7 +46,7 @@ def test_rival_reports_a_win_that_replays_and_is_reaped():
     assert verdict == "winnable" and nodes > 0
     verify(state, to_api(path))  # raises SolverBug unless the path wins
     assert rival.stop() == (verdict, path, nodes)
-    assert _reaped(rival.pid)
+    assert _reaped(rival)
     assert rival.stop() == (verdict, path, nodes)  # idempotent
 
 
@@ -71,7 +73,7 @@ def test_stopping_a_searching_rival_returns_its_count_and_reaps_it():
     verdict, path, nodes = rival.stop()
     assert time.perf_counter() - started < race.STOP_GRACE
     assert (verdict, path) == ("unknown", None) and nodes > 0
-    assert _reaped(rival.pid)
+    assert _reaped(rival)
 
 
 @pytest.fixture
@@ -102,7 +104,7 @@ def silent_main_search(monkeypatch):
 def test_the_rivals_proof_decides_the_race(silent_main_search):
     result = solve(get_rules(LOST[0]), deck_from_seed(LOST[1]), time_budget=30, workers=2)
     assert result.verdict == "unwinnable" and result.nodes > 0
-    assert len(silent_main_search) == 1 and _reaped(silent_main_search[0].pid)
+    assert len(silent_main_search) == 1 and _reaped(silent_main_search[0])
 
 
 def test_the_rivals_win_is_shortened_and_replayed(silent_main_search):
@@ -110,7 +112,7 @@ def test_the_rivals_win_is_shortened_and_replayed(silent_main_search):
     assert result.verdict == "winnable"
     assert result.length <= result.first_length  # the rival's win, shortened by the parent
     verify(_state(*WON), result.moves)
-    assert _reaped(silent_main_search[0].pid)
+    assert _reaped(silent_main_search[0])
 
 
 def test_no_rival_with_one_worker(silent_main_search, monkeypatch):
