@@ -137,6 +137,16 @@ def _reap(pid: int) -> None:
         pass
 
 
+def _send(write_fd: int, answer: tuple) -> None:
+    data = memoryview(pickle.dumps(answer))
+    while data:
+        written = os.write(write_fd, data)
+        data = data[written:]
+    # The parent reads to end of file: close now rather than at the end of the exit,
+    # which comes after the kernel has freed all of the search's memory.
+    os.close(write_fd)
+
+
 def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool):
     """The forked child: search, send one message, leave.  Never returns."""
     code = 0
@@ -153,17 +163,14 @@ def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool
         search = Search(state, pruning=pruning)
         try:
             path = search.first_solution(node_limit, deadline)
-            verdict = WINNABLE if path is not None else UNWINNABLE
         except OutOfBudget:
-            path, verdict = None, UNKNOWN
-        searching = False
-        data = memoryview(pickle.dumps((verdict, path, search.nodes)))
-        while data:
-            written = os.write(write_fd, data)
-            data = data[written:]
-        # The parent reads to end of file: close now rather than at the end of the exit,
-        # which comes after the kernel has freed all of the search's memory.
-        os.close(write_fd)
+            # Sent from inside the handler: its traceback keeps the search's frames alive,
+            # so they are never freed (os._exit below), which would take half a second.
+            searching = False
+            _send(write_fd, (UNKNOWN, None, search.nodes))
+        else:
+            searching = False
+            _send(write_fd, (WINNABLE if path is not None else UNWINNABLE, path, search.nodes))
     except BaseException:  # noqa: BLE001 - a child must never return into the parent's code
         code = 1
     finally:
