@@ -209,7 +209,7 @@ def _solve(
         time_budget=time_budget,
         node_budget=node_budget,
         shorten=shorten,
-        workers=getattr(settings, "SOLVER_WORKERS", 1),
+        workers=settings.SOLVER_WORKERS,
     )
 
 

@@ -268,7 +268,7 @@ from typing import Any
 from .bestfirst import best_first_steps
 from .core import CELL0, DEAL, FOUND, INF, WASTE, OutOfBudget, Search
 from .dives import dive_share, dive_steps
-from .race import STOP_GRACE, Rival, can_fork
+from .race import MAX_WORKERS, STOP_GRACE, Rival, can_fork
 from .schedule import Interrupted, in_turns
 from .splice import splice_api
 from .verdicts import DECIDED, UNKNOWN, UNWINNABLE, WINNABLE
@@ -470,7 +470,8 @@ class _Race:
         return (WINNABLE if path is not None else UNWINNABLE), path
 
     def stop(self) -> int:
-        """Stop and reap the rival; the positions it searched (0 without one)."""
+        """Stop the rival (reaped in the background, see :meth:`.race.Rival.stop`); the
+        positions it searched (0 without one)."""
         if self.rival is None:
             return 0
         answer = self.rival.stop()
@@ -509,6 +510,8 @@ def solve_state(
     workers: int = 1,
 ) -> SolveResult:
     """Like :func:`solve`, from any engine :class:`~games.engine.State` (e.g. an endgame)."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be 1 or {MAX_WORKERS}, not {workers}")
     started = time.perf_counter()
     deadline = started + time_budget if time_budget is not None else float("inf")
     node_limit = node_budget if node_budget is not None else INF

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from . import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from .race import MAX_WORKERS
 
 MAX_DEALS = 10_000_000
 Z95 = 1.959963984540054
@@ -166,8 +167,10 @@ def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
     budget = _positive(opts.get("budget", 10), "budget")
     nodes = _positive(opts.get("nodes"), "nodes", int, allow_none=True)
     workers = _positive(opts.get("workers", 1), "workers", int)
-    if workers > 2:
-        raise CliError(f"--workers must be 1 or 2 (the main search and one rival), not {workers}")
+    if workers > MAX_WORKERS:
+        raise CliError(
+            f"--workers must be 1 or {MAX_WORKERS} (the main search and one rival), not {workers}"
+        )
     settings = {
         "preset": rules.name,
         "options": options,

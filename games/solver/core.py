@@ -1022,7 +1022,7 @@ class Search:
         # Kept on the search, not only in this frame: a caller that leaves with os._exit
         # (the race's child, :mod:`.race`) then never pays for freeing it, which is half a
         # second at 250k positions, before its answer could be sent.
-        self.dfs_seen = seen = {self.key(start)}
+        self._dfs_seen = seen = {self.key(start)}
         seen_add = seen.add
         apply = self.apply
         key = self._keyfn

@@ -35,8 +35,10 @@ import time
 from .core import OutOfBudget, Search
 from .verdicts import DECIDED, UNKNOWN, UNWINNABLE, WINNABLE
 
-__all__ = ["Rival", "can_fork"]
+__all__ = ["MAX_WORKERS", "Rival", "can_fork"]
 
+#: The main search and one rival: the most processes a deal can have.
+MAX_WORKERS = 2
 #: Seconds the parent waits for a stopped rival's last message before killing it outright.
 STOP_GRACE = 2.0
 

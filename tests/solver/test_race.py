@@ -139,3 +139,9 @@ def test_both_workers_agree_with_one_on_real_searches():
             get_rules(preset), deck_from_seed(seed), None, 200_000, shorten=False, workers=2
         )
         assert one.verdict == two.verdict
+
+
+@pytest.mark.parametrize("workers", [0, 3])
+def test_solve_refuses_a_worker_count_it_cannot_run(workers):
+    with pytest.raises(ValueError, match="workers must be 1 or 2"):
+        solve(get_rules(LOST[0]), deck_from_seed(LOST[1]), time_budget=1, workers=workers)
