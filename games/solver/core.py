@@ -66,24 +66,6 @@ def _tables(same_suit: bool) -> tuple[list[bool], tuple[tuple[int, ...], ...]]:
 _TABLES = {True: _tables(True), False: _tables(False)}
 
 
-def _strip(col, height: int, wake: tuple, acc: int, gone: int, lmask: tuple, bit: list):
-    """The dead-end relaxation on one column's own cards: remove its relaxed top card
-    (``col[height - 1]``) and the ones under it for as long as each may leave, by
-    :meth:`Search._dead_column`'s table ``wake`` (conditions (b)-(d)) or by (a).
-    Returns the new height and the accessible and gone masks."""
-    x = height - 1
-    while x >= 0:
-        c = col[x]
-        low = lmask[c]
-        if not (acc & wake[x] or gone & low == low):
-            break
-        acc |= bit[c]
-        gone |= bit[c]
-        x -= 1
-        acc |= bit[col[x]] if x >= 0 else SPACE_BIT
-    return x + 1, acc, gone
-
-
 class OutOfBudget(Exception):
     """The node or time budget is spent."""
 
@@ -504,16 +486,17 @@ class Search:
                 nexts = self.safe_cards(found)
             if not nexts:
                 return st
-            free = not guarded or self.auto_allowed(st)
+            # Whether the King-fill rule still guards auto-play is asked only once a
+            # column's top card is safe: most positions have none.
+            free = None
             move = None
             for i, col in enumerate(cols):
-                if (
-                    col
-                    and col[-1] in nexts
-                    and (free or self.fill_neutral(col, down[i], dealt, cols))
-                ):
-                    move = (i, FOUND, 1)
-                    break
+                if col and col[-1] in nexts:
+                    if free is None:
+                        free = not guarded or self.auto_allowed(st)
+                    if free or self.fill_neutral(col, down[i], dealt, cols):
+                        move = (i, FOUND, 1)
+                        break
             else:
                 for k, c in enumerate(cells):
                     if c >= 0 and c in nexts:
@@ -586,7 +569,7 @@ class Search:
         heights = [len(col) for col in cols]
         # The table of :meth:`_dead_column` for this ``bottom_stays``.
         w = 6 if self._bottom_stays[dealt] else 5
-        wakes = [info[w] if info else None for info in infos]
+        strips = [info[w] if info else None for info in infos]
         for col in cols:
             acc |= bit[col[-1]] if col else SPACE_BIT
         lmask = self._lower_mask
@@ -605,7 +588,15 @@ class Search:
             while idle < ncols:
                 top = heights[i]
                 if top:
-                    x, acc, gone = _strip(cols[i], top, wakes[i], acc, gone, lmask, bit)
+                    # The column's relaxed top and the cards under it, for as long as each
+                    # may leave by the table (b)-(d) or by (a).
+                    wake, low, add, own = strips[i]
+                    x = top - 1
+                    while x >= 0 and (acc & wake[x] or gone & low[x] == low[x]):
+                        acc |= add[x]
+                        gone |= own[x]
+                        x -= 1
+                    x += 1
                     if x != top:
                         heights[i] = x
                         idle = 0
@@ -654,8 +645,12 @@ class Search:
     def _dead_column(self, col: tuple, d: int) -> tuple:
         """The relaxation's conditions (b)-(d) for the cards of one column (``d`` of them
         face down), as far as they depend on the column alone; cached in
-        :meth:`_column_info`.  Returns ``(wake0, wake1)``, tuples by index ``x``
-        (``wake1`` with ``bottom_stays``, ``wake0`` without): while ``col[x]`` is the
+        :meth:`_column_info`.  Returns two *strip tables* ``(wake, lows, adds, owns)``,
+        the first without ``bottom_stays``, the second with it; each member is a tuple by
+        index ``x``.  ``lows[x]`` is the mask of ``col[x]``'s lower cards of its suit (for
+        (a)), ``owns[x]`` its bit, ``adds[x]`` its bit and that of the card it uncovers
+        (``SPACE_BIT`` for the bottom card): precomputed so that the check's inner loop
+        does one lookup per mask.  ``wake[x]``: while ``col[x]`` is the
         relaxed top (the cards above it removed, the cards below it all there), it may
         leave by (b), (c) or (d) exactly when the accessible set, with ``SPACE_BIT``
         added once some column is empty, meets ``wake[x]``: its parents, the parents of
@@ -695,7 +690,14 @@ class Search:
             else:
                 wake0.append(p | run0)
                 wake1.append(p | run1)
-        return tuple(wake0), tuple(wake1)
+        lmask = self._lower_mask
+        bit = self._bit
+        lows = tuple(lmask[c] for c in col)
+        # Removing ``col[x]`` makes it accessible and the card under it the top (or the
+        # column a space): both bits at once.
+        adds = tuple(bit[c] | (bit[col[x - 1]] if x else SPACE_BIT) for x, c in enumerate(col))
+        owns = tuple(bit[c] for c in col)
+        return (tuple(wake0), lows, adds, owns), (tuple(wake1), lows, adds, owns)
 
     def _dead_rows(self, st, infos: list) -> bool:
         """:meth:`dead` with row deals still to come: the stock cards are not removed from
@@ -723,7 +725,7 @@ class Search:
         # ``bottom_stays`` until the last deal).
         heights = [len(col) for col in cols]
         extra: list = [[] for _ in cols]
-        wakes = [info[5] if info else None for info in infos]
+        strips = [info[5] if info else None for info in infos]
         final = stays = False
         while True:
             # Accessible: the removed cards (gone, not home) and the relaxed tops.
@@ -784,9 +786,15 @@ class Search:
                         else:
                             acc |= SPACE_BIT
                     if not e and x:
-                        # The column's own cards, by the table.
+                        # The column's own cards, by the table (as in :meth:`dead`).
                         top = x
-                        x, acc, gone = _strip(col, x, wakes[i], acc, gone, lmask, bit)
+                        wake, low, add, own = strips[i]
+                        x -= 1
+                        while x >= 0 and (acc & wake[x] or gone & low[x] == low[x]):
+                            acc |= add[x]
+                            gone |= own[x]
+                            x -= 1
+                        x += 1
                         if x != top:
                             heights[i] = x
                             moved = True
@@ -806,7 +814,7 @@ class Search:
                 final = True
                 stays = self._bottom_stays[nstock]
                 if stays:
-                    wakes = [info[6] if info else None for info in infos]
+                    strips = [info[6] if info else None for info in infos]
         return any(heights) or any(extra)
 
     # ------------------------------------------------------------------ moves
@@ -892,8 +900,8 @@ class Search:
             )
         fscore = 100 + (20 if n - 1 == d and d else 0)
         top = col[-1]
-        wake0, wake1 = self._dead_column(col, d) if self.dead_check else ((), ())
-        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top], wake0, wake1, length)
+        strip0, strip1 = self._dead_column(col, d) if self.dead_check else ((), ())
+        return (fscore, king_lying, tuple(entries), SUIT[top], RANK[top], strip0, strip1, length)
 
     def moves(self, st) -> list:
         """Legal moves (modulo pruning), best first."""
