@@ -28,7 +28,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -37,7 +36,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.solver.cli import parse_ranges, solve_task, wilson  # noqa: E402
+from games.solver.cli import parse_ranges, results, solve_task, wilson  # noqa: E402
+from games.solver.worker import interpreter_name  # noqa: E402
 
 CONFIGS = [
     "easthaven",
@@ -71,7 +71,13 @@ def _work(item):
 
 
 def run_config(
-    config: str, seeds: list[int], budget: float, jobs: int, out, workers: int = 1
+    config: str,
+    seeds: list[int],
+    budget: float,
+    jobs: int,
+    out,
+    workers: int = 1,
+    python: str | None = None,
 ) -> dict:
     preset, options = _split(config)
     settings = {
@@ -85,7 +91,11 @@ def run_config(
     items = [("seed", s, settings) for s in seeds]
     records = []
     started = time.perf_counter()
-    if jobs > 1:
+    if python:
+        for record in results([("seed", s) for s in seeds], settings, jobs, python):
+            records.append(record)
+            _dump(out, config, record)
+    elif jobs > 1:
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             for record in pool.imap_unordered(_work, items, chunksize=1):
                 records.append(record)
@@ -265,6 +275,12 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="processes per deal (2: a racing DFS beside)"
     )
+    parser.add_argument(
+        "--python",
+        default=None,
+        help="solve in worker processes of this interpreter (e.g. pypy3); fc-solve's side "
+        "by side stays in this one",
+    )
     parser.add_argument("--fcs", type=int, default=1000, help="PySol deals for fc-solve (0: no)")
     parser.add_argument("--out", default=None, help="raw records as JSON lines")
     args = parser.parse_args(argv)
@@ -272,16 +288,23 @@ def main(argv=None) -> None:
     if args.limit is not None:
         seeds = seeds[: args.limit]
     out = open(args.out, "a", encoding="utf-8") if args.out else None  # noqa: SIM115
+    solver_python = interpreter_name()
+    if args.python:
+        from games.solver.external import Workers
+
+        with Workers(args.python) as probe:
+            solver_python = probe.name
     print(
         f"# solver bench {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
-        f"commit {_commit()}, {os.cpu_count()} cores, python {platform.python_version()}, "
+        f"commit {_commit()}, {os.cpu_count()} cores, {interpreter_name()}, "
+        f"solver on {solver_python}, "
         f"budget {args.budget}s, {len(seeds)} seeds per configuration, jobs {args.jobs}, "
         f"workers {args.workers}",
         flush=True,
     )
     if seeds:
         for config in [c for c in args.configs.split(",") if c]:
-            run_config(config, seeds, args.budget, args.jobs, out, args.workers)
+            run_config(config, seeds, args.budget, args.jobs, out, args.workers, args.python)
     if args.fcs:
         run_fcs(args.fcs, args.budget, args.jobs, out)
     if out is not None:

@@ -9,7 +9,7 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   run never touches the data of a running service.
 * ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
-  ``SOLVER_WORKERS``,
+  ``SOLVER_WORKERS``, ``SOLVER_PYTHON``,
   ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``.
 """
@@ -197,6 +197,9 @@ SOLVER_NODE_BUDGET = env_int("SOLVER_NODE_BUDGET", 2_000_000)
 # Processes per daily candidate: 2 races a depth-first search in a forked child beside the
 # main search (games.solver.race), for workers with a core to spare; 1 or 2.
 SOLVER_WORKERS = env_int_between("SOLVER_WORKERS", 1, 1, 2)
+# An interpreter (e.g. pypy3) to run the solver in, as worker processes fed by the web and
+# Celery processes (games.solver.external); empty: the solver runs in-process on CPython.
+SOLVER_PYTHON = os.environ.get("SOLVER_PYTHON", "")
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # Base of the problem details' ``type`` URIs (RFC 9457); the code is appended.

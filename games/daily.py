@@ -199,10 +199,31 @@ def _solve(
     node_budget: int | None,
     shorten: bool,
 ) -> Any:
-    """The solver (``games.solver.solve``, with ``SOLVER_WORKERS`` processes); a seam tests
-    may replace."""
+    """The solver (``games.solver.solve``, with ``SOLVER_WORKERS`` processes), in a worker
+    process of ``SOLVER_PYTHON`` when one is set; a seam tests may replace.
+
+    A worker interpreter that fails (missing, broken, hung) costs speed, not the day: the
+    deal is solved again in this process and the failure is logged."""
     from games.solver import solve
 
+    if settings.SOLVER_PYTHON:
+        from games.solver.external import WorkerError, solve_with
+
+        started = time.monotonic()
+        try:
+            return solve_with(
+                settings.SOLVER_PYTHON,
+                rules,
+                deck,
+                time_budget=time_budget,
+                node_budget=node_budget,
+                shorten=shorten,
+                workers=settings.SOLVER_WORKERS,
+            )
+        except WorkerError as error:
+            log.error("SOLVER_PYTHON=%s failed, solving here: %s", settings.SOLVER_PYTHON, error)
+            if time_budget is not None:
+                time_budget = max(MIN_SOLVE_SECONDS, time_budget - (time.monotonic() - started))
     return solve(
         rules,
         deck,

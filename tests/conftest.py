@@ -5,14 +5,16 @@
   file mirrors the URL in the environment for any subprocess and deletes the session's
   keys around every test and when the session ends.
 * ``@pytest.mark.postgres`` / ``@pytest.mark.redis`` tests are skipped when that service is
-  not configured (``DATABASE_URL`` / ``REDIS_URL``), except under ``CI=true``, where such a
-  skip would hide a broken CI setup and so is a failure.
+  not configured (``DATABASE_URL`` / ``REDIS_URL``), ``@pytest.mark.pypy`` ones when no
+  ``pypy3`` is on ``PATH``, except under ``CI=true``, where such a skip would hide a broken
+  CI setup and so is a failure.
 * The cache is cleared around every test, so throttle counters never leak between tests.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -47,6 +49,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _skip_or_fail("needs PostgreSQL (set DATABASE_URL=postgres://...)")
     if item.get_closest_marker("redis") and not using_redis():
         _skip_or_fail("needs Redis (set REDIS_URL=redis://...)")
+    if item.get_closest_marker("pypy") and shutil.which("pypy3") is None:
+        _skip_or_fail("needs pypy3 on PATH (apt-get install pypy3)")
 
 
 def _delete_own_redis_keys() -> None:

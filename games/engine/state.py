@@ -133,7 +133,7 @@ def state_key(state: State) -> bytes:
     cells are sorted too, since neither order changes which moves are possible.  The stock
     is a fixed sequence, so its length identifies it.
     """
-    cols = [bytes((d,)) + bytes(col) for d, col in zip(state.down, state.cols, strict=True)]
+    cols = [bytes((d,)) + bytes(col) for d, col in zip(state.down, state.cols)]
     if state.rules.columns_interchangeable:
         cols.sort()
     cells = bytes(sorted(c + 1 for c in state.cells))

@@ -20,11 +20,11 @@ def visible(state: State, with_moves: bool = True) -> dict[str, Any]:
     view: dict[str, Any] = {
         "tableau": [
             {"down": down, "up": [NAMES[c] for c in col[down:]]}
-            for col, down in zip(state.cols, state.down, strict=True)
+            for col, down in zip(state.cols, state.down)
         ],
         "foundations": {
             suit: (NAMES[i * 13 + n - 1] if n else None)
-            for i, (suit, n) in enumerate(zip(SUITS, state.found, strict=True))
+            for i, (suit, n) in enumerate(zip(SUITS, state.found))
         },
     }
     if state.rules.cells:

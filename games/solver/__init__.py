@@ -2,7 +2,10 @@
 
 ``solve(rules, deck, time_budget=10.0, node_budget=None, shorten=True)`` answers
 ``winnable`` (with a solution the engine replays to a win), ``unwinnable`` (only after an
-exhaustive search) or ``unknown`` (budget spent).  Pure Python, no Django.
+exhaustive search) or ``unknown`` (budget spent).  Pure Python, no Django, and no syntax
+newer than Python 3.9: the same code also runs on PyPy, about twice as fast, in worker
+processes that the service and the ``solve`` command feed one JSON line per deal
+(:mod:`.worker`, :mod:`.external`; ``SOLVER_PYTHON``, ``solve --python pypy3``).
 
 Design
 ======

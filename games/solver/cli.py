@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 from collections.abc import Iterator, Sequence
@@ -34,7 +35,8 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_arguments(parser: argparse.ArgumentParser, python: str | None = None) -> None:
+    """The command's arguments; ``python`` is ``--python``'s default (``SOLVER_PYTHON``)."""
     parser.add_argument("--preset", required=True, help="easthaven, westcliff, seahaven, ...")
     parser.add_argument(
         "--options", default="", help="comma list of options: partial_runs, classic_supermove"
@@ -54,6 +56,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="-", help="JSON lines to this file; - for stdout")
     parser.add_argument(
         "--no-shorten", dest="no_shorten", action="store_true", help="keep the first solution"
+    )
+    parser.add_argument(
+        "--python",
+        default=python,
+        help="solve in worker processes of this interpreter, e.g. pypy3 (default: "
+        + (python or "this one")
+        + ")",
     )
     parser.add_argument(
         "--no-progress", dest="no_progress", action="store_true", help="no progress bar"
@@ -198,23 +207,24 @@ def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
     return tasks, settings
 
 
-def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
-    """One deal → its JSON record.  Runs in worker processes: engine and solver only."""
-    from games.engine import deck_from_pysol, deck_from_seed, format_deck, get_rules
+def identify(task: tuple) -> tuple[dict[str, Any], tuple[int, ...]]:
+    """A work item → the fields that name its deal in the record, and the deck."""
+    from games.engine import deck_from_pysol, deck_from_seed
 
     kind, value = task
-    rules = get_rules(settings["preset"], settings["options"])
-    record: dict[str, Any] = {"preset": rules.name, "options": settings["options"]}
     if kind == "seed":
-        deck = deck_from_seed(value)
-        record["seed"] = value
-    elif kind == "pysol":
-        deck = deck_from_pysol(value)
-        record["seed"] = None
-        record["pysol_deal"] = value
-    else:
-        deck = tuple(value)
-        record["seed"] = None
+        return {"seed": value}, deck_from_seed(value)
+    if kind == "pysol":
+        return {"seed": None, "pysol_deal": value}, deck_from_pysol(value)
+    return {"seed": None}, tuple(value)
+
+
+def solve_deck(deck: tuple[int, ...], settings: dict[str, Any]) -> dict[str, Any]:
+    """Solve one deck under ``settings``; the record's solver fields.  This is all a worker
+    process (:mod:`.worker`) runs: engine and solver only."""
+    from games.engine import format_deck, get_rules
+
+    rules = get_rules(settings["preset"], settings["options"])
     result = solve(
         rules,
         deck,
@@ -223,16 +233,25 @@ def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
         shorten=settings["shorten"],
         workers=settings.get("workers", 1),
     )
-    record.update(
-        deck=format_deck(deck),
-        verdict=result.verdict,
-        moves=result.moves,
-        nodes=result.nodes,
-        seconds=round(result.seconds, 4),
-        first_length=result.first_length,
-        length=result.length,
-    )
-    return record
+    return {
+        "deck": format_deck(deck),
+        "verdict": result.verdict,
+        "moves": result.moves,
+        "nodes": result.nodes,
+        "seconds": round(result.seconds, 4),
+        "first_length": result.first_length,
+        "length": result.length,
+    }
+
+
+def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
+    """One deal → its JSON record, solved in this process."""
+    names, deck = identify(task)
+    return _record(settings, names, solve_deck(deck, settings))
+
+
+def _record(settings: dict[str, Any], names: dict[str, Any], solved: dict[str, Any]):
+    return {"preset": settings["preset"], "options": settings["options"], **names, **solved}
 
 
 def _work(item: tuple) -> dict[str, Any]:
@@ -240,7 +259,38 @@ def _work(item: tuple) -> dict[str, Any]:
     return solve_task(task, settings)
 
 
-def _results(tasks: list[tuple], settings: dict[str, Any], jobs: int) -> Iterator[dict]:
+def results(
+    tasks: list[tuple], settings: dict[str, Any], jobs: int, python: str | None = None
+) -> Iterator[dict]:
+    """The records of ``tasks``, in order: solved in this process (``jobs`` 1), in ``jobs``
+    spawned processes of this interpreter, or in ``jobs`` worker processes of the
+    interpreter ``python`` (:mod:`.external`).  An interpreter that does not exist is a
+    :class:`CliError` at once, one that cannot run the workers at the first record."""
+    from .external import WorkerError, same_interpreter
+
+    try:
+        external = python is not None and not same_interpreter(python)
+    except WorkerError as error:
+        raise CliError(f"--python: {error}") from None
+    if not external:
+        return _here(tasks, settings, jobs)
+    return _elsewhere(python, tasks, settings, jobs)
+
+
+def _elsewhere(python: str, tasks: list[tuple], settings: dict[str, Any], jobs: int):
+    from .external import WorkerError, Workers
+
+    named = [identify(task) for task in tasks]
+    try:
+        with Workers(python, min(jobs, len(tasks))) as pool:
+            answers = pool.imap((deck, settings) for _, deck in named)
+            for (names, _), solved in zip(named, answers):
+                yield _record(settings, names, solved)
+    except WorkerError as error:
+        raise CliError(f"--python {python}: {error}") from None
+
+
+def _here(tasks: list[tuple], settings: dict[str, Any], jobs: int) -> Iterator[dict]:
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield solve_task(task, settings)
@@ -256,6 +306,7 @@ def execute(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, A
     """Run the command for already-parsed options; return the summary."""
     tasks, settings = build_tasks(opts)
     jobs = _positive(opts.get("jobs", 1), "jobs", int)
+    records_of = results(tasks, settings, jobs, opts.get("python"))
     out_path = opts.get("out") or "-"
     handle = None
     if out_path == "-":
@@ -273,7 +324,7 @@ def execute(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, A
         bar = tqdm(
             total=len(tasks), file=stderr, disable=bool(opts.get("no_progress")), unit="deal"
         )
-        for record in _results(tasks, settings, jobs):
+        for record in records_of:
             records.append(record)
             out.write(json.dumps(record) + "\n")
             if handle is not None:
@@ -292,7 +343,7 @@ def execute(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, A
 def run(argv: Sequence[str] | None = None, stdout: TextIO = None, stderr: TextIO = None):
     """``python -m games.solver.cli --preset seahaven --seeds 1-10``; returns the summary."""
     parser = _Parser(prog="solve", description=__doc__.split("\n\n")[0])
-    add_arguments(parser)
+    add_arguments(parser, os.environ.get("SOLVER_PYTHON") or None)
     opts = vars(parser.parse_args(argv))
     return execute(opts, stdout or sys.stdout, stderr or sys.stderr)
 

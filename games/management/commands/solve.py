@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.solver import cli
@@ -24,7 +25,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        cli.add_arguments(parser)
+        cli.add_arguments(parser, settings.SOLVER_PYTHON or None)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
