@@ -21,6 +21,7 @@ import os
 import queue
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -78,6 +79,7 @@ class _Worker:
                 cwd=str(PROJECT_ROOT),
                 env=env,
                 bufsize=0,
+                start_new_session=True,  # its own process group: a kill reaches its rival too
             )
         except OSError as error:
             self.stderr.close()
@@ -140,7 +142,10 @@ class _Worker:
                 self.proc.stdin.close()  # the end of input: the worker leaves by itself
                 self.proc.wait(timeout=1.0)
             except (OSError, subprocess.TimeoutExpired):
-                self.proc.kill()  # its forked rival, if any, sees the pipe close and ends
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)  # the worker and its rival
+                except OSError:
+                    self.proc.kill()
                 self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
