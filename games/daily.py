@@ -206,32 +206,25 @@ def _solve(
     deal is solved again in this process and the failure is logged."""
     from games.solver import solve
 
+    def limits() -> dict[str, Any]:
+        return {
+            "time_budget": time_budget,
+            "node_budget": node_budget,
+            "shorten": shorten,
+            "workers": settings.SOLVER_WORKERS,
+        }
+
     if settings.SOLVER_PYTHON:
         from games.solver.external import WorkerError, solve_with
 
         started = time.monotonic()
         try:
-            return solve_with(
-                settings.SOLVER_PYTHON,
-                rules,
-                deck,
-                time_budget=time_budget,
-                node_budget=node_budget,
-                shorten=shorten,
-                workers=settings.SOLVER_WORKERS,
-            )
+            return solve_with(settings.SOLVER_PYTHON, rules, deck, **limits())
         except WorkerError as error:
             log.error("SOLVER_PYTHON=%s failed, solving here: %s", settings.SOLVER_PYTHON, error)
             if time_budget is not None:
                 time_budget = max(MIN_SOLVE_SECONDS, time_budget - (time.monotonic() - started))
-    return solve(
-        rules,
-        deck,
-        time_budget=time_budget,
-        node_budget=node_budget,
-        shorten=shorten,
-        workers=settings.SOLVER_WORKERS,
-    )
+    return solve(rules, deck, **limits())
 
 
 def screen_nodes() -> int:
