@@ -65,11 +65,6 @@ def _split(config: str) -> tuple[str, dict[str, bool]]:
     return preset, {o: True for o in options}
 
 
-def _work(item):
-    kind, value, settings = item
-    return solve_task((kind, value), settings)
-
-
 def run_config(
     config: str,
     seeds: list[int],
@@ -88,22 +83,11 @@ def run_config(
         "shorten": False,
         "workers": workers,
     }
-    items = [("seed", s, settings) for s in seeds]
     records = []
     started = time.perf_counter()
-    if python:
-        for record in results([("seed", s) for s in seeds], settings, jobs, python):
-            records.append(record)
-            _dump(out, config, record)
-    elif jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for record in pool.imap_unordered(_work, items, chunksize=1):
-                records.append(record)
-                _dump(out, config, record)
-    else:
-        for item in items:
-            records.append(_work(item))
-            _dump(out, config, records[-1])
+    for record in results([("seed", s) for s in seeds], settings, jobs, python):
+        records.append(record)
+        _dump(out, config, record)
     wall = time.perf_counter() - started
     return _report(config, records, budget, wall)
 

@@ -282,6 +282,7 @@ __all__ = [
     "WINNABLE",
     "SolveResult",
     "SolverBug",
+    "check_replay",
     "solve",
     "solve_state",
 ]
@@ -387,7 +388,7 @@ def solve(
     core to spare.  The solution is replayed from the deal by the engine before it is
     returned.
     """
-    from games.engine import new_game, replay, status
+    from games.engine import new_game
 
     result = solve_state(
         new_game(rules, deck),
@@ -399,10 +400,18 @@ def solve(
         workers=workers,
     )
     if result.verdict == WINNABLE:
-        state, index, error = replay(rules, deck, result.moves)
-        if error is not None or status(state) != "won":
-            raise SolverBug(f"solution does not replay from the deck (move {index}: {error!r})")
+        check_replay(rules, deck, result.moves)
     return result
+
+
+def check_replay(rules, deck: Sequence[int], moves: list[dict[str, Any]]) -> None:
+    """Replay API ``moves`` from the deal of ``deck`` with the engine; :class:`SolverBug`
+    unless they win (the engine is the judge of every answer, wherever it was found)."""
+    from games.engine import replay, status
+
+    state, index, error = replay(rules, tuple(deck), moves)
+    if error is not None or status(state) != "won":
+        raise SolverBug(f"solution does not replay from the deck (move {index}: {error!r})")
 
 
 def _first_win(search: Search, node_limit: int, deadline: float, interrupt=None) -> list | None:

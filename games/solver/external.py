@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .verdicts import WINNABLE
+from .worker import PROTOCOL
 
 __all__ = ["WorkerError", "Workers", "resolve_python", "same_interpreter", "solve_with"]
 
@@ -90,7 +91,7 @@ class _Worker:
         except WorkerError as error:
             self.stop()
             raise WorkerError(f"{python} did not start a solver worker: {error}") from None
-        if not isinstance(hello, dict) or hello.get("ready") != 1:
+        if not isinstance(hello, dict) or hello.get("ready") != PROTOCOL:
             self.stop()
             raise WorkerError(f"{python} did not start a solver worker: it said {hello!r}")
         self.name = str(hello.get("python", "?"))
@@ -163,7 +164,7 @@ def _watchdog(settings: dict[str, Any]) -> float:
 class Workers:
     """``count`` worker processes on the interpreter ``python``; a context manager.
 
-    ``names`` tells which interpreter they run (``"PyPy 3.9.16"``)."""
+    ``name`` tells which interpreter they run (``"PyPy 3.9.16"``)."""
 
     def __init__(self, python: str, count: int = 1) -> None:
         python = resolve_python(python)
@@ -246,9 +247,7 @@ def solve_with(
 ):
     """:func:`games.solver.solve` in a worker process on the interpreter ``python``; the
     same :class:`games.solver.SolveResult`, the solution replayed here first."""
-    from games.engine import replay, status
-
-    from . import SolverBug, SolveResult
+    from . import SolveResult, check_replay
 
     settings = {
         "preset": rules.name,
@@ -269,7 +268,5 @@ def solve_with(
         length=answer.get("length"),
     )
     if result.verdict == WINNABLE:
-        state, index, error = replay(rules, tuple(deck), result.moves)
-        if error is not None or status(state) != "won":
-            raise SolverBug(f"worker's solution does not replay (move {index}: {error!r})")
+        check_replay(rules, deck, result.moves)
     return result
