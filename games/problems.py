@@ -16,26 +16,13 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+from django.utils import translation
 from rest_framework.views import set_rollback
 
 from . import engine
+from .catalogue import CATALOGUE, RULES, status_of
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-
-_TITLES = {
-    "illegal_move": "Illegal move",
-    "invalid_move": "Not a move",
-    "stale_sequence": "Stale sequence number",
-    "already_played": "Already played",
-    "play_finished": "Play is finished",
-    "not_found": "Not found",
-    "validation_error": "Invalid request",
-    "malformed_json": "Malformed JSON",
-    "idempotency_key_reused": "Idempotency key reused",
-    "payload_too_large": "Request body too large",
-    "throttled": "Too many requests",
-    "server_error": "Internal server error",
-}
 
 # A card as the engine writes it (``TH``) or as input may spell it (``10H``).
 CARD_TOKEN = re.compile(r"\b(?:10|[A2-9TJQK])[SHDC]\b", re.IGNORECASE)
@@ -46,7 +33,27 @@ def problem_type(code: str) -> str:
 
 
 def problem_title(code: str) -> str:
-    return _TITLES.get(code, code.replace("_", " ").capitalize())
+    entry = CATALOGUE.get(code)
+    return str(entry.title) if entry else code.replace("_", " ").capitalize()
+
+
+def problem_detail(code: str, detail: str, extra: dict[str, Any]) -> str:
+    """``detail`` in the request's language: the raised (English) sentence, or in another
+    language the catalogue's translated one, filled in from the problem's extra members."""
+    entry = CATALOGUE.get(code)
+    language = translation.get_language() or "en"
+    if entry is None or entry.detail is None or language.startswith("en"):
+        return detail
+    values = {**extra, "rule_text": rule_text(extra.get("rule", ""))}
+    try:
+        return str(entry.detail) % values
+    except (KeyError, TypeError, ValueError):
+        return detail
+
+
+def rule_text(rule: str) -> str:
+    text = RULES.get(rule)
+    return str(text) if text is not None else rule
 
 
 def problem_body(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -54,7 +61,7 @@ def problem_body(status_code: int, code: str, detail: str, **extra: Any) -> dict
         "type": problem_type(code),
         "title": problem_title(code),
         "status": status_code,
-        "detail": detail,
+        "detail": problem_detail(code, detail, extra),
         "code": code,
     }
     body.update(extra)
@@ -69,6 +76,11 @@ class Problem(exceptions.APIException):
         self.problem_code = code
         self.extra = extra
         super().__init__(detail=detail, code=code)
+
+    @classmethod
+    def of(cls, code: str, detail: str, **extra: Any) -> Problem:
+        """The problem ``code`` with the catalogue's status for it."""
+        return cls(status_of(code), code, detail, **extra)
 
     def body(self) -> dict[str, Any]:
         return problem_body(self.status_code, self.problem_code, str(self.detail), **self.extra)
@@ -101,7 +113,7 @@ def engine_problem(error: engine.EngineError) -> Problem:
             "invalid_deck",
             "a deck is a list of 52 distinct cards, rank then suit, such as 'AS' or 'TH'",
         )
-    return Problem(400, error.code, error.detail)
+    return Problem(status_of(error.code, default=400), error.code, error.detail)
 
 
 def redact_cards(text: str, allowed: set[str]) -> str:

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from games import engine
 from games.api.params import parse_day
 from games.api.serializers import ProblemSerializer
-from games.problems import PROBLEM_CONTENT_TYPE, Problem
+from games.problems import PROBLEM_CONTENT_TYPE, Problem, engine_problem
 
 from .. import boards, ranking, services
 from ..boards import BoardRef
@@ -71,18 +71,13 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
 
 
 def _rules(preset: str, request: Request) -> engine.Rules:
-    if preset not in engine.PRESETS:
-        raise Problem(
-            404,
-            "unknown_preset",
-            f"unknown preset {preset!r} (presets: {', '.join(engine.PRESETS)})",
-        )
+    """The board's rules: an unknown preset or option answers as on ``POST /plays``."""
     raw = request.query_params.get("options", "")
     names = [name.strip() for name in raw.split(",") if name.strip()]
     try:
         return engine.get_rules(preset, dict.fromkeys(names, True))
     except engine.RulesError as error:
-        raise Problem(400, "invalid_option", error.detail) from None
+        raise engine_problem(error) from None
 
 
 def _parse_week(text: str) -> str:

@@ -127,10 +127,11 @@ def test_weekly_and_all_time(board):
 @pytest.mark.parametrize(
     ("url", "status", "code"),
     [
-        (f"{BASE}/klondike/daily/today", 404, "unknown_preset"),
-        (f"{BASE}/klondike/all-time", 404, "unknown_preset"),
-        (f"{BASE}/easthaven/daily/today?options=supermove", 400, "invalid_option"),
-        (f"{BASE}/seahaven/all-time?options=partial_runs", 400, "invalid_option"),
+        # One condition, one code and status everywhere (issue 22): as on POST /plays.
+        (f"{BASE}/klondike/daily/today", 400, "unknown_preset"),
+        (f"{BASE}/klondike/all-time", 400, "unknown_preset"),
+        (f"{BASE}/easthaven/daily/today?options=supermove", 400, "unknown_option"),
+        (f"{BASE}/seahaven/all-time?options=partial_runs", 400, "unknown_option"),
         (f"{BASE}/easthaven/daily/2026-13-01", 400, "invalid_date"),
         (f"{BASE}/easthaven/daily/yesterday", 400, "invalid_date"),
         (f"{BASE}/easthaven/daily/2999-01-01", 404, "board_not_available"),

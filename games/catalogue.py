@@ -1,0 +1,192 @@
+"""The error catalogue: every problem ``code`` the API answers, with its one HTTP status.
+
+One condition has one code and one status wherever it is met (an unknown preset in a body
+or in a URL, an unknown option in a body or a query string). The table is data: a new
+code is a new row, and ``tests/api/test_catalogue.py`` checks that every code raised in the
+source, every code in the schema and every code listed in the README is a row here.
+
+``title`` and ``detail`` are English source strings marked for translation. The raising code
+writes the English ``detail`` (it may name the day, the seq or the preset); in another
+language the catalogue's ``detail`` is used instead, formatted with the problem's extra
+members (``rule``, ``seq``), so a German or Russian client reads a whole sentence in its
+language. Codes are never translated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+
+@dataclass(frozen=True)
+class Entry:
+    status: int
+    title: str | Promise
+    #: A translatable generic detail; ``None``: the raised detail is already translated
+    #: (DRF's and Django's messages are translated where they are made).
+    detail: str | Promise | None = None
+
+
+CATALOGUE: dict[str, Entry] = {
+    # --- 400: the request is wrong -------------------------------------------------------
+    "bad_request": Entry(400, _("Bad request"), _("The request could not be understood.")),
+    "validation_error": Entry(400, _("Invalid request")),
+    "malformed_json": Entry(400, _("Malformed JSON")),
+    "invalid_move": Entry(400, _("Not a move"), _("The body does not describe a move.")),
+    "invalid_deck": Entry(
+        400,
+        _("Invalid deck"),
+        _("A deck is a list of 52 distinct cards, rank then suit, such as 'AS' or 'TH'."),
+    ),
+    "seed_out_of_range": Entry(
+        400, _("Seed out of range"), _("A seed is an integer from 0 to 2^63 - 1.")
+    ),
+    "deal_out_of_range": Entry(
+        400,
+        _("Deal number out of range"),
+        _("A PySol deal number is an integer from 1 to 2^63 - 1."),
+    ),
+    "unknown_preset": Entry(400, _("Unknown preset"), _("There is no preset of that name.")),
+    "unknown_option": Entry(
+        400, _("Unknown option"), _("The preset has no option of that name.")
+    ),
+    "invalid_option": Entry(400, _("Invalid option"), _("An option is true or false.")),
+    "invalid_date": Entry(
+        400, _("Invalid date"), _("A date is YYYY-MM-DD (UTC) or 'today'.")
+    ),
+    "invalid_week": Entry(
+        400, _("Invalid week"), _("A week is an ISO week such as 2026-W48, or 'current'.")
+    ),
+    "invalid_cursor": Entry(
+        400, _("Invalid cursor"), _("The cursor is not one this list gave.")
+    ),
+    "invalid_page_size": Entry(
+        400, _("Invalid page size"), _("page_size is an integer from 1 to 100.")
+    ),
+    "invalid_n": Entry(400, _("Invalid n"), _("n is an integer from 0 to 50.")),
+    "invalid_around": Entry(400, _("Invalid around"), _("around takes the value 'me'.")),
+    "invalid_group": Entry(400, _("Invalid group"), _("A group id is an integer.")),
+    "invalid_idempotency_key": Entry(
+        400,
+        _("Invalid idempotency key"),
+        _("Idempotency-Key must be 1 to 255 visible ASCII characters."),
+    ),
+    "daily_over": Entry(
+        400,
+        _("The day is over"),
+        _("That day is over (UTC); only today's deal can be played ranked."),
+    ),
+    # --- 401, 403: who is asking -------------------------------------------------------
+    "not_authenticated": Entry(401, _("Not authenticated")),
+    "authentication_failed": Entry(401, _("Authentication failed")),
+    "token_not_valid": Entry(401, _("Token not valid")),
+    "no_active_account": Entry(401, _("Wrong username or password")),
+    "permission_denied": Entry(403, _("Permission denied"), _("Not allowed.")),
+    # --- 404: nothing there --------------------------------------------------------------
+    "not_found": Entry(404, _("Not found"), _("There is no such resource.")),
+    "daily_not_available": Entry(
+        404, _("Daily deal not available"), _("That day's deal is not out yet.")
+    ),
+    "board_not_available": Entry(
+        404, _("Board not available"), _("That day has not started yet (UTC).")
+    ),
+    "not_on_board": Entry(404, _("Not on the board"), _("You have no result on this board.")),
+    "player_not_found": Entry(404, _("Player not found"), _("There is no player of that name.")),
+    "group_not_found": Entry(
+        404, _("Group not found"), _("There is no such group, or you are not a member.")
+    ),
+    "invalid_invite_code": Entry(
+        404, _("Invalid invite code"), _("No group has that invite code.")
+    ),
+    # --- 405, 406, 412, 413, 415: the HTTP envelope -------------------------------------
+    "method_not_allowed": Entry(405, _("Method not allowed")),
+    "not_acceptable": Entry(406, _("Not acceptable")),
+    "precondition_failed": Entry(
+        412,
+        _("Precondition failed"),
+        _("If-Match does not match the play's current ETag; fetch the play again."),
+    ),
+    "payload_too_large": Entry(
+        413, _("Request body too large"), _("The request body is too large.")
+    ),
+    "unsupported_media_type": Entry(415, _("Unsupported media type")),
+    # --- 409: the state of things ---------------------------------------------------------
+    "already_played": Entry(
+        409,
+        _("Already played"),
+        _("You already have a ranked play of this preset for this day."),
+    ),
+    "stale_sequence": Entry(
+        409,
+        _("Stale sequence number"),
+        _("The play is at seq %(seq)s; send the move again with that seq."),
+    ),
+    "play_finished": Entry(409, _("Play is finished"), _("This play is over.")),
+    "username_taken": Entry(409, _("Username taken"), _("That username is taken.")),
+    "group_full": Entry(409, _("Group full"), _("The group has no room for another member.")),
+    # --- 422: understood, but refused -------------------------------------------------------
+    "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),
+    "undo_forbidden": Entry(
+        422,
+        _("Undo forbidden"),
+        _("A move that turned a face-down card or dealt cannot be undone in a ranked play."),
+    ),
+    "nothing_to_undo": Entry(422, _("Nothing to undo"), _("There is no move to undo.")),
+    "idempotency_key_reused": Entry(
+        422,
+        _("Idempotency key reused"),
+        _("This Idempotency-Key was used for a different request."),
+    ),
+    # --- 429, 5xx ------------------------------------------------------------------------
+    "throttled": Entry(429, _("Too many requests")),
+    "server_error": Entry(
+        500, _("Internal server error"), _("An unexpected error occurred.")
+    ),
+    "try_again": Entry(503, _("Try again"), _("Please retry in a moment.")),
+}
+
+#: The engine's rule codes of an ``illegal_move`` (``rule``), as sentences without card
+#: names, for clients reading another language than English.
+RULES: dict[str, str | Promise] = {
+    "no_such_pile": _("this preset has no such pile"),
+    "not_an_engine_move": _("this move is handled by the server"),
+    "game_over": _("the game is won"),
+    "same_pile": _("a card cannot move onto its own pile"),
+    "foundation_locked": _("foundation cards never come back"),
+    "not_a_source": _("the stock is dealt with a deal move"),
+    "not_a_target": _("nothing may be put on the stock or the waste"),
+    "empty_pile": _("that pile is empty"),
+    "single_card_only": _("this pile takes or gives one card at a time"),
+    "foundation_order": _("a foundation is built up in suit from the Ace"),
+    "cell_occupied": _("that cell is not empty"),
+    "space_needs_king": _("only a King or a King-headed run may fill a space"),
+    "run_too_long": _("not enough free cells and spaces to move that many cards together"),
+    "not_enough_cards": _("the column has fewer cards than that"),
+    "face_down": _("only face-up cards can move"),
+    "not_a_run": _("those cards are not a run"),
+    "partial_run": _("only the top card or all face-up cards may move (no partial runs)"),
+    "not_descending": _("the card must be one rank lower than the card it goes on"),
+    "wrong_colour": _("the card must be the other colour than the card it goes on"),
+    "wrong_suit": _("the card must be of the suit of the card it goes on"),
+    "no_stock": _("this preset has no stock"),
+    "stock_empty": _("the stock has been dealt out"),
+    "must_fill_space": _("fill every space a King can fill before dealing a new row"),
+}
+
+
+def status_of(code: str, default: int | None = None) -> int:
+    """The status of ``code``; ``KeyError`` for a code the catalogue lacks (a bug) unless
+    a ``default`` is given."""
+    entry = CATALOGUE.get(code)
+    if entry is None:
+        if default is None:
+            raise KeyError(code)
+        return default
+    return entry.status
+
+
+def codes_for(*statuses: int) -> list[str]:
+    """Every code answered with one of ``statuses``, in catalogue order."""
+    return [code for code, entry in CATALOGUE.items() if entry.status in statuses]
