@@ -268,7 +268,7 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- I18n, static ---------------------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -287,3 +287,75 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.request": {"level": "ERROR"}},
 }
+
+# --- Front ends (issue 22): CORS, languages, compression, local docs -------------------------
+INSTALLED_APPS += ["corsheaders", "drf_spectacular_sidecar"]
+# CORS answers preflights before anything else (authentication included); a refusal of
+# any layer below still carries the CORS headers, so a browser client can read it.
+MIDDLEWARE.insert(0, "corsheaders.middleware.CorsMiddleware")
+# The language is chosen before the body-size check, so even a 413 speaks it; compression
+# wraps everything below it (games.middleware.CompressionMiddleware says what it skips).
+MIDDLEWARE.remove("games.middleware.BodySizeLimitMiddleware")
+MIDDLEWARE[MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware") + 1 : 0] = [
+    "games.middleware.LanguageMiddleware",
+    "games.middleware.BodySizeLimitMiddleware",
+]
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "games.middleware.CompressionMiddleware",
+)
+
+# GZip of large answers (games.middleware.CompressionMiddleware). Off by default under
+# pytest only because schemathesis' in-process WSGI transport asks for gzip and cannot
+# decode it; the compression tests switch it on.
+GZIP_RESPONSES = env_bool("GZIP_RESPONSES", not TESTING)
+
+CORS_ALLOWED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("CORS_ALLOWED_ORIGINS", "").split(",")
+    if origin.strip()
+]
+# Local development: any port of localhost / 127.0.0.1 (web client dev servers).
+CORS_ALLOWED_ORIGIN_REGEXES = (
+    [r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$"] if DEBUG else []
+)
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+]
+CORS_EXPOSE_HEADERS = [
+    "ETag",
+    "Location",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "Idempotent-Replayed",
+    "Content-Language",
+    "X-Leaderboard-Source",
+]
+CORS_PREFLIGHT_MAX_AGE = 86400
+
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "games" / "locale"]
+
+SPECTACULAR_SETTINGS.update(
+    {
+        "SWAGGER_UI_DIST": "SIDECAR",
+        "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+        "REDOC_DIST": "SIDECAR",
+        "POSTPROCESSING_HOOKS": [
+            "drf_spectacular.hooks.postprocess_schema_enums",
+            "games.api.openapi.postprocess",
+        ],
+        "ENUM_NAME_OVERRIDES": {
+            **SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"],
+            "VerdictEnum": "games.api.serializers.PUBLIC_VERDICTS",
+        },
+    }
+)

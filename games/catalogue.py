@@ -49,19 +49,13 @@ CATALOGUE: dict[str, Entry] = {
         _("A PySol deal number is an integer from 1 to 2^63 - 1."),
     ),
     "unknown_preset": Entry(400, _("Unknown preset"), _("There is no preset of that name.")),
-    "unknown_option": Entry(
-        400, _("Unknown option"), _("The preset has no option of that name.")
-    ),
+    "unknown_option": Entry(400, _("Unknown option"), _("The preset has no option of that name.")),
     "invalid_option": Entry(400, _("Invalid option"), _("An option is true or false.")),
-    "invalid_date": Entry(
-        400, _("Invalid date"), _("A date is YYYY-MM-DD (UTC) or 'today'.")
-    ),
+    "invalid_date": Entry(400, _("Invalid date"), _("A date is YYYY-MM-DD (UTC) or 'today'.")),
     "invalid_week": Entry(
         400, _("Invalid week"), _("A week is an ISO week such as 2026-W48, or 'current'.")
     ),
-    "invalid_cursor": Entry(
-        400, _("Invalid cursor"), _("The cursor is not one this list gave.")
-    ),
+    "invalid_cursor": Entry(400, _("Invalid cursor"), _("The cursor is not one this list gave.")),
     "invalid_page_size": Entry(
         400, _("Invalid page size"), _("page_size is an integer from 1 to 100.")
     ),
@@ -141,9 +135,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     # --- 429, 5xx ------------------------------------------------------------------------
     "throttled": Entry(429, _("Too many requests")),
-    "server_error": Entry(
-        500, _("Internal server error"), _("An unexpected error occurred.")
-    ),
+    "server_error": Entry(500, _("Internal server error"), _("An unexpected error occurred.")),
     "try_again": Entry(503, _("Try again"), _("Please retry in a moment.")),
 }
 

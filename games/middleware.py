@@ -1,4 +1,6 @@
-"""Refuse oversized request bodies before anything reads them.
+"""Request and response plumbing below DRF: the body-size limit, the language, compression.
+
+Oversized request bodies are refused before anything reads them.
 
 DRF parses JSON straight from the request stream, bypassing Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` check (which only ``request.body`` applies), so the limit is
@@ -11,8 +13,13 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
+from django.middleware.locale import LocaleMiddleware
+from django.utils import translation
 
 from .problems import problem_response
+
+GZIP_ETAG_SUFFIX = "-gzip"
 
 
 class BodySizeLimitMiddleware:
@@ -32,3 +39,44 @@ class BodySizeLimitMiddleware:
                 f"request bodies are limited to {limit} bytes",
             )
         return self.get_response(request)
+
+
+class LanguageMiddleware(LocaleMiddleware):
+    """Django's ``LocaleMiddleware`` (``Accept-Language``, ``Content-Language``, ``Vary``)
+    with a ``?lang=en|de|ru`` override, for clients that cannot set headers (links, docs).
+    An unsupported ``lang`` is ignored: the header (or English) decides."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        requested = request.GET.get("lang", "")
+        if requested:
+            try:
+                language = translation.get_supported_language_variant(requested)
+            except LookupError:
+                language = None
+            if language is not None:
+                translation.activate(language)
+                request.LANGUAGE_CODE = translation.get_language()
+                return
+        super().process_request(request)
+
+
+class CompressionMiddleware(GZipMiddleware):
+    """GZip for large bodies (boards, move logs, plays), with two changes to Django's:
+
+    * Nothing under ``/api/v1/auth/`` is compressed: those answers carry tokens next to
+      the username the client sent, the mix a BREACH attack needs (secret + reflected input
+      in one compressed body). Other bodies hold no secret of the server's.
+    * A strong ``ETag`` stays strong, as ``"<tag>-gzip"`` (one tag per content coding, as
+      RFC 9110 asks), instead of being weakened; ``games.api.caching`` matches both forms.
+    """
+
+    UNCOMPRESSED_PREFIXES = ("/api/v1/auth/",)
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if not settings.GZIP_RESPONSES or request.path.startswith(self.UNCOMPRESSED_PREFIXES):
+            return response
+        etag = response.get("ETag")
+        response = super().process_response(request, response)
+        if etag and etag.startswith('"') and response.get("Content-Encoding") == "gzip":
+            response.headers["ETag"] = etag[:-1] + GZIP_ETAG_SUFFIX + '"'
+        return response

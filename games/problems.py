@@ -14,9 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils import translation
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from django.utils import translation
 from rest_framework.views import set_rollback
 
 from . import engine

@@ -8,39 +8,41 @@ The response serializers declare every field so the OpenAPI schema shows real sh
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
+from .openapi import MOVE_REF
 
-MOVE_TYPES = ("move", "deal", "undo", "resign")
+#: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
+PUBLIC_VERDICTS = [
+    (Verdict.WINNABLE.value, Verdict.WINNABLE.label),
+    (Verdict.UNWINNABLE.value, Verdict.UNWINNABLE.label),
+    (Verdict.UNKNOWN.value, Verdict.UNKNOWN.label),
+]
 
-# --- Problem details (schema only) -----------------------------------------------------------
+
+@extend_schema_field(MOVE_REF)
+class MoveField(serializers.JSONField):
+    """A move in the API's form (``games.api.openapi.MOVE_COMPONENTS``: one union on
+    ``type`` for requests, ``legal_moves``, solutions and logs); the engine parses it."""
 
 
-class ProblemSerializer(serializers.Serializer):
-    """RFC 9457 problem details, ``application/problem+json``."""
+class DayField(serializers.DateField):
+    """A UTC date, or ``today``."""
 
-    type = serializers.CharField(help_text="URI of the problem type")
-    title = serializers.CharField()
-    status = serializers.IntegerField()
-    detail = serializers.CharField()
-    code = serializers.CharField(help_text="stable machine-readable code, e.g. illegal_move")
-    rule = serializers.CharField(
-        required=False, help_text="illegal_move only: the engine's rule code"
-    )
-    seq = serializers.IntegerField(
-        required=False, help_text="stale_sequence only: the play's current seq"
-    )
-    errors = serializers.JSONField(
-        required=False, help_text="validation_error only: messages per field"
-    )
+    def to_internal_value(self, value: Any) -> dt.date:
+        if value == "today":
+            return services.utc_today()
+        return super().to_internal_value(value)
 
 
 # --- Auth ------------------------------------------------------------------------------------
@@ -75,8 +77,12 @@ class RefreshResponseSerializer(serializers.Serializer):
 
 class PresetSerializer(serializers.Serializer):
     name = serializers.CharField()
-    title = serializers.CharField()
-    description = serializers.CharField()
+    title = serializers.CharField(help_text="in the response language")
+    description = serializers.CharField(help_text="in the response language")
+    rules = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="a full rules summary, paragraphs of plain text in the response language",
+    )
     options = serializers.DictField(
         child=serializers.BooleanField(), help_text="every option of the preset, with its default"
     )
@@ -86,33 +92,16 @@ class PresetListSerializer(serializers.Serializer):
     presets = PresetSerializer(many=True)
 
 
-class MoveSerializer(serializers.Serializer):
-    """A move in the API's form: ``{"type": "move", "from": "t3", "to": "t5", "count": 2}``,
-    ``{"type": "deal"}``, ``{"type": "undo"}`` or ``{"type": "resign"}``."""
-
-    type = serializers.ChoiceField(choices=MOVE_TYPES)
-    count = serializers.IntegerField(
-        required=False, min_value=1, max_value=52, help_text="defaults to 1"
-    )
-
-    def get_fields(self) -> dict[str, serializers.Field]:
-        # "from" is a Python keyword, so the pile fields are added here.
-        fields = super().get_fields()
-        fields["from"] = serializers.CharField(
-            required=False, help_text="pile id: t0…t9, c0…c3, w (f and s are never a source)"
-        )
-        fields["to"] = serializers.CharField(required=False, help_text="pile id: t0…t9, c0…c3, f")
-        return fields
-
-
 class DailyDealSerializer(serializers.Serializer):
     id = serializers.UUIDField()
-    verdict = serializers.ChoiceField(choices=Verdict.choices)
+    verdict = serializers.ChoiceField(choices=PUBLIC_VERDICTS)
     par = serializers.IntegerField(allow_null=True, help_text="length of the shortest solution")
     deck = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="only once the day is over"
     )
-    solution = MoveSerializer(many=True, required=False, help_text="only once the day is over")
+    solution = serializers.ListField(
+        child=MoveField(), required=False, help_text="only once the day is over"
+    )
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:
         data: dict[str, Any] = {"id": str(deal.id), "verdict": deal.verdict or "unknown"}
@@ -141,7 +130,9 @@ class StartPlaySerializer(serializers.Serializer):
     options = serializers.DictField(
         child=serializers.BooleanField(), required=False, help_text='e.g. {"partial_runs": true}'
     )
-    daily = serializers.DateField(required=False, help_text="today's UTC date: a ranked play")
+    daily = DayField(
+        required=False, help_text="today's UTC date, or `today`: a ranked play of its deal"
+    )
     seed = serializers.IntegerField(required=False, help_text="0 … 2**63 − 1")
     deck = serializers.ListField(
         child=serializers.CharField(max_length=8),
@@ -226,7 +217,7 @@ class PlaySerializer(PlaySummarySerializer):
     waste = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="westcliff only, top last"
     )
-    legal_moves = MoveSerializer(many=True, help_text="empty once the play is over")
+    legal_moves = serializers.ListField(child=MoveField(), help_text="empty once the play is over")
 
     def to_representation(self, play: Play) -> dict[str, Any]:
         data = super().to_representation(play)
@@ -234,23 +225,23 @@ class PlaySerializer(PlaySummarySerializer):
         return data
 
 
-class MoveRequestSerializer(serializers.Serializer):
+class PlayMoveSerializer(serializers.Serializer):
     """The body of ``POST /plays/{id}/moves``. ``move`` is checked by the engine."""
 
     seq = serializers.IntegerField(min_value=0, help_text="must equal the play's current seq")
-    move = MoveSerializer()
+    move = MoveField()
 
 
 class MoveRequestShapeSerializer(serializers.Serializer):
     """What the view actually checks before the engine parses the move (400 either way)."""
 
-    seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
     move = serializers.JSONField(allow_null=True)
 
 
 class LoggedMoveSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text="position in the log, from 0")
-    move = MoveSerializer()
+    move = MoveField()
     text = serializers.CharField(help_text="compact form, e.g. t3-t5x2, deal, undo")
     created_at = serializers.DateTimeField()
 

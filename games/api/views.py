@@ -11,15 +11,17 @@ import uuid
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     extend_schema_view,
 )
 from rest_framework import generics, permissions, status
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -30,7 +32,23 @@ from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 from .. import engine, services
 from ..idempotency import idempotent
 from ..models import Play
-from ..problems import PROBLEM_CONTENT_TYPE, Problem
+from ..preset_texts import preset_document
+from ..problems import Problem
+from . import caching
+from .openapi import (
+    AUTH_REQUIRED,
+    BODY,
+    CONTENT_LANGUAGE,
+    IDEMPOTENT_REPLAYED,
+    IF_MATCH,
+    IF_NONE_MATCH,
+    LANG,
+    LOCATION,
+    RETRY_AFTER,
+    THROTTLED,
+    caching_headers,
+    problems,
+)
 from .params import parse_day
 from .serializers import (
     CredentialsSerializer,
@@ -38,25 +56,15 @@ from .serializers import (
     DailySerializer,
     HealthSerializer,
     MoveLogSerializer,
-    MoveRequestSerializer,
     MoveRequestShapeSerializer,
+    PlayMoveSerializer,
     PlaySerializer,
     PlaySummarySerializer,
     PresetListSerializer,
-    ProblemSerializer,
     RefreshResponseSerializer,
     StartPlaySerializer,
     TokenPairSerializer,
 )
-
-
-def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
-    """Schema entries for the given error statuses, all problem details."""
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description="problem")
-        for code in codes
-    }
-
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -83,7 +91,11 @@ class RegisterView(APIView):
     @extend_schema(
         operation_id="auth_register",
         request=CredentialsSerializer,
-        responses={201: TokenPairSerializer, **problems(400, 409, 413, 415, 429)},
+        parameters=[LOCATION, RETRY_AFTER],
+        responses={
+            201: TokenPairSerializer,
+            **problems("validation_error", "username_taken", *BODY, *THROTTLED),
+        },
         tags=["auth"],
     )
     def post(self, request: Request) -> Response:
@@ -107,14 +119,19 @@ class RegisterView(APIView):
             "refresh": str(refresh),
             "username": user.get_username(),
         }
-        return Response(body, status=status.HTTP_201_CREATED)
+        location = reverse("player-detail", kwargs={"username": user.get_username()})
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
 
 
 @extend_schema_view(
     post=extend_schema(
         operation_id="auth_token",
         request=CredentialsSerializer,
-        responses={200: TokenPairSerializer, **problems(400, 401, 413, 415, 429)},
+        parameters=[RETRY_AFTER],
+        responses={
+            200: TokenPairSerializer,
+            **problems("validation_error", "no_active_account", *BODY, *THROTTLED),
+        },
         tags=["auth"],
     )
 )
@@ -133,7 +150,11 @@ class TokenView(TokenObtainPairView):
 @extend_schema_view(
     post=extend_schema(
         operation_id="auth_token_refresh",
-        responses={200: RefreshResponseSerializer, **problems(400, 401, 413, 415, 429)},
+        parameters=[RETRY_AFTER],
+        responses={
+            200: RefreshResponseSerializer,
+            **problems("validation_error", "token_not_valid", *BODY, *THROTTLED),
+        },
         tags=["auth"],
     )
 )
@@ -150,19 +171,19 @@ class PresetsView(APIView):
     authentication_classes: list = []
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(operation_id="presets_list", responses={200: PresetListSerializer})
+    @extend_schema(
+        operation_id="presets_list",
+        parameters=[LANG, IF_NONE_MATCH, *caching_headers(), CONTENT_LANGUAGE],
+        responses={200: PresetListSerializer, 304: None},
+    )
     def get(self, request: Request) -> Response:
-        """The presets of RULES.md with their options (and defaults) and descriptions."""
+        """The presets of RULES.md with their options (and defaults), and their title,
+        description and a full rules summary in the negotiated language (``?lang=en|de|ru``,
+        else ``Accept-Language``, else English)."""
         presets = [
-            {
-                "name": name,
-                "title": rules.title,
-                "description": rules.description,
-                "options": dict(rules.options),
-            }
-            for name, rules in engine.PRESETS.items()
+            preset_document(name, dict(rules.options)) for name, rules in engine.PRESETS.items()
         ]
-        return Response({"presets": presets})
+        return caching.cached(request, {"presets": presets}, caching.STATIC)
 
 
 class DailyView(APIView):
@@ -177,9 +198,15 @@ class DailyView(APIView):
                 OpenApiTypes.STR,
                 OpenApiParameter.PATH,
                 description="YYYY-MM-DD (UTC) or `today`",
-            )
+            ),
+            IF_NONE_MATCH,
+            *caching_headers(),
         ],
-        responses={200: DailySerializer, **problems(400, 404)},
+        responses={
+            200: DailySerializer,
+            304: None,
+            **problems("invalid_date", "not_found"),
+        },
         examples=[
             OpenApiExample(
                 "today",
@@ -208,14 +235,14 @@ class DailyView(APIView):
         if not deals and day < today:
             raise Problem(404, "not_found", f"there were no daily deals on {day}")
         context = {"day_over": day < today}
-        return Response(
-            {
-                "date": day.isoformat(),
-                "deals": {
-                    deal.preset: DailyDealSerializer(deal, context=context).data for deal in deals
-                },
-            }
-        )
+        body = {
+            "date": day.isoformat(),
+            "deals": {
+                deal.preset: DailyDealSerializer(deal, context=context).data for deal in deals
+            },
+        }
+        # A past day never changes; today's deals may still be prepared while it lasts.
+        return caching.cached(request, body, caching.IMMUTABLE if day < today else caching.SHORT)
 
 
 class HealthView(APIView):
@@ -243,6 +270,7 @@ class HealthView(APIView):
         return Response(
             {"status": "ok" if healthy else "degraded", **checks},
             status=200 if healthy else 503,
+            headers={"Cache-Control": caching.NO_STORE},
         )
 
 
@@ -250,10 +278,43 @@ class HealthView(APIView):
 
 
 class PlayCursor(CursorPagination):
+    """Newest first; a cursor or page size the API did not give is a 400, as on boards."""
+
     ordering = "-started_at"
     page_size = 20
     max_page_size = 100
     page_size_query_param = "page_size"
+
+    def decode_cursor(self, request: Request):  # noqa: ANN201 - DRF's Cursor
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise Problem.of("invalid_cursor", "the cursor is not one this list gave") from None
+
+    def get_page_size(self, request: Request) -> int:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw in (None, ""):
+            return self.page_size
+        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+            raise Problem.of(
+                "invalid_page_size", f"page_size is an integer from 1 to {self.max_page_size}"
+            )
+        return int(raw)
+
+
+PAGINATION_PARAMETERS = [
+    OpenApiParameter(
+        "cursor", OpenApiTypes.STR, description="opaque, from `next` / `previous` of a page"
+    ),
+    OpenApiParameter(
+        "page_size",
+        OpenApiTypes.INT,
+        description=f"1–{PlayCursor.max_page_size}, default {PlayCursor.page_size}",
+    ),
+]
+PLAY_PARAMETERS = [
+    OpenApiParameter("play_id", OpenApiTypes.UUID, OpenApiParameter.PATH),
+]
 
 
 class PlaysView(generics.GenericAPIView):
@@ -266,30 +327,61 @@ class PlaysView(generics.GenericAPIView):
 
     @extend_schema(
         operation_id="plays_list",
-        responses={200: PlaySummarySerializer(many=True), **problems(400, 401, 429)},
+        parameters=[*PAGINATION_PARAMETERS, RETRY_AFTER],
+        responses={
+            200: PlaySummarySerializer(many=True),
+            **problems("invalid_cursor", "invalid_page_size", *AUTH_REQUIRED, *THROTTLED),
+        },
     )
     def get(self, request: Request) -> Response:
         """The caller's plays, newest first, cursor-paginated (metadata and score only)."""
         page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response(PlaySummarySerializer(page, many=True).data)
+        response = self.get_paginated_response(PlaySummarySerializer(page, many=True).data)
+        response["Cache-Control"] = caching.PRIVATE
+        return response
 
     @extend_schema(
         operation_id="plays_create",
         request=StartPlaySerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={201: PlaySerializer, **problems(400, 401, 404, 409, 413, 415, 422, 429)},
+        parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        responses={
+            201: PlaySerializer,
+            **problems(
+                "validation_error",
+                "invalid_deck",
+                "seed_out_of_range",
+                "deal_out_of_range",
+                "unknown_preset",
+                "unknown_option",
+                "invalid_option",
+                "daily_over",
+                "invalid_idempotency_key",
+                "daily_not_available",
+                "already_played",
+                "idempotency_key_reused",
+                *AUTH_REQUIRED,
+                *BODY,
+                *THROTTLED,
+            ),
+        },
         examples=[
-            OpenApiExample("ranked daily", {"preset": "easthaven", "daily": "2026-11-29"}),
-            OpenApiExample("practice by seed", {"preset": "westcliff", "seed": 12345}),
+            OpenApiExample(
+                "ranked daily", {"preset": "easthaven", "daily": "today"}, request_only=True
+            ),
+            OpenApiExample(
+                "practice by seed", {"preset": "westcliff", "seed": 12345}, request_only=True
+            ),
             OpenApiExample(
                 "practice by PySolFC number",
                 {"preset": "seahaven", "pysol_deal": 1977, "options": {"classic_supermove": True}},
+                request_only=True,
             ),
         ],
     )
     def post(self, request: Request) -> Response:
-        """Start a ranked play of today's daily deal, or a practice play of a seed, a deck
-        or a PySolFC deal number. A second ranked play of a preset and day is a 409."""
+        """Start a ranked play of today's daily deal (``"daily": "today"`` or today's
+        date), or a practice play of a seed, a deck or a PySolFC deal number. A second
+        ranked play of a preset and day is a 409. The answer's ``Location`` is the play."""
 
         def start() -> Response:
             serializer = StartPlaySerializer(data=request.data)
@@ -306,7 +398,12 @@ class PlaysView(generics.GenericAPIView):
             )
             return Response(PlaySerializer(play).data, status=status.HTTP_201_CREATED)
 
-        return idempotent(request, start)
+        response = idempotent(request, start)
+        if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
+            play_id = response.data["id"]
+            response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
+            response["ETag"] = caching.play_etag(play_id, response.data["seq"])
+        return response
 
 
 class PlayDetailView(APIView):
@@ -314,11 +411,21 @@ class PlayDetailView(APIView):
 
     @extend_schema(
         operation_id="plays_retrieve",
-        responses={200: PlaySerializer, **problems(401, 404, 429)},
+        parameters=[*PLAY_PARAMETERS, IF_NONE_MATCH, *caching_headers(), RETRY_AFTER],
+        responses={
+            200: PlaySerializer,
+            304: None,
+            **problems("not_found", *AUTH_REQUIRED, *THROTTLED),
+        },
     )
     def get(self, request: Request, play_id: uuid.UUID) -> Response:
-        """The play's visible state, score and legal moves (another player's play is 404)."""
-        return Response(PlaySerializer(services.get_play(play_id, request.user)).data)
+        """The play's visible state, score and legal moves (another player's play is 404).
+        Its ETag changes exactly when its ``seq`` does: poll with ``If-None-Match``."""
+        play = services.get_play(play_id, request.user)
+        etag = caching.play_etag(play.id, play.seq)
+        if caching.is_fresh(request, etag):
+            return caching.not_modified(etag, caching.PRIVATE)
+        return caching.cached(request, PlaySerializer(play).data, caching.PRIVATE, etag=etag)
 
 
 class MovesView(APIView):
@@ -326,39 +433,113 @@ class MovesView(APIView):
 
     @extend_schema(
         operation_id="plays_moves_list",
-        responses={200: MoveLogSerializer, **problems(401, 404, 429)},
+        parameters=[*PLAY_PARAMETERS, IF_NONE_MATCH, *caching_headers(), RETRY_AFTER],
+        responses={
+            200: MoveLogSerializer,
+            304: None,
+            **problems("not_found", *AUTH_REQUIRED, *THROTTLED),
+        },
     )
     def get(self, request: Request, play_id: uuid.UUID) -> Response:
-        """Every row of the play's move log in order, with its time (undo rows included)."""
+        """Every row of the play's move log in order, with its time (undo rows included).
+        Its ETag, like the play's, changes exactly when the play's ``seq`` does."""
         play = services.get_play(play_id, request.user)
-        return Response(MoveLogSerializer({"play": play.id, "moves": play.moves.all()}).data)
+        etag = caching.play_etag(play.id, play.seq)
+        if caching.is_fresh(request, etag):
+            return caching.not_modified(etag, caching.PRIVATE)
+        body = MoveLogSerializer({"play": play.id, "moves": play.moves.all()}).data
+        return caching.cached(request, body, caching.PRIVATE, etag=etag)
 
     @extend_schema(
         operation_id="plays_moves_create",
-        request=MoveRequestSerializer,
-        parameters=[IDEMPOTENCY_KEY],
-        responses={200: PlaySerializer, **problems(400, 401, 404, 409, 413, 415, 422, 429)},
+        request=PlayMoveSerializer,
+        parameters=[
+            *PLAY_PARAMETERS,
+            IDEMPOTENCY_KEY,
+            IF_MATCH,
+            IDEMPOTENT_REPLAYED,
+            RETRY_AFTER,
+            *caching_headers(200),
+        ],
+        responses={
+            200: PlaySerializer,
+            **problems(
+                "validation_error",
+                "invalid_move",
+                "invalid_idempotency_key",
+                "not_found",
+                "stale_sequence",
+                "play_finished",
+                "precondition_failed",
+                "illegal_move",
+                "undo_forbidden",
+                "nothing_to_undo",
+                "idempotency_key_reused",
+                *AUTH_REQUIRED,
+                *BODY,
+                *THROTTLED,
+            ),
+        },
         examples=[
             OpenApiExample(
-                "run", {"seq": 12, "move": {"type": "move", "from": "t3", "to": "t5", "count": 2}}
+                "run",
+                {"seq": 12, "move": {"type": "move", "from": "t3", "to": "t5", "count": 2}},
+                request_only=True,
             ),
             OpenApiExample(
-                "to foundation", {"seq": 12, "move": {"type": "move", "from": "t3", "to": "f"}}
+                "to foundation",
+                {"seq": 12, "move": {"type": "move", "from": "t3", "to": "f"}},
+                request_only=True,
             ),
-            OpenApiExample("deal", {"seq": 12, "move": {"type": "deal"}}),
-            OpenApiExample("undo", {"seq": 12, "move": {"type": "undo"}}),
+            OpenApiExample("deal", {"seq": 12, "move": {"type": "deal"}}, request_only=True),
+            OpenApiExample("undo", {"seq": 12, "move": {"type": "undo"}}, request_only=True),
         ],
     )
     def post(self, request: Request, play_id: uuid.UUID) -> Response:
         """Apply one move (or undo / resign) and return the new state. ``seq`` must equal
         the play's seq (409 ``stale_sequence``); an illegal move is 422 ``illegal_move``
-        with the rule in ``rule``; a move on a finished play is 409 ``play_finished``."""
+        with the rule in ``rule``; a move on a finished play is 409 ``play_finished``.
+        With ``If-Match: <the play's ETag>`` the move applies only to that version of the
+        play (412 ``precondition_failed`` otherwise), and ``seq`` may be left out."""
+        if_match = request.headers.get("If-Match")
 
         def move() -> Response:
             shape = MoveRequestShapeSerializer(data=request.data)
             shape.is_valid(raise_exception=True)
+            seq = expected_seq(if_match, play_id, shape.validated_data.get("seq"))
             parsed = engine.Move.from_dict(shape.validated_data["move"])
-            play = services.apply_move(play_id, request.user, shape.validated_data["seq"], parsed)
+            try:
+                play = services.apply_move(play_id, request.user, seq, parsed)
+            except Problem as problem:
+                if if_match is not None and problem.problem_code == "stale_sequence":
+                    raise precondition_failed(problem.extra.get("seq")) from None
+                raise
             return Response(PlaySerializer(play).data)
 
-        return idempotent(request, move)
+        response = idempotent(request, move)
+        if response.status_code == status.HTTP_200_OK:
+            response["ETag"] = caching.play_etag(play_id, response.data["seq"])
+            response["Cache-Control"] = caching.PRIVATE
+        return response
+
+
+def precondition_failed(seq: int | None) -> Problem:
+    extra = {"seq": seq} if seq is not None else {}
+    return Problem.of(
+        "precondition_failed",
+        "If-Match does not match the play's current ETag; fetch the play again",
+        **extra,
+    )
+
+
+def expected_seq(if_match: str | None, play_id: uuid.UUID, body_seq: int | None) -> int:
+    """The seq a move is sent for: the body's, or the one its ``If-Match`` names."""
+    if if_match is None:
+        if body_seq is None:
+            raise ValidationError({"seq": [gettext("This field is required.")]})
+        return body_seq
+    named = [caching.seq_from_etag(tag, play_id) for tag in caching.tags(if_match)]
+    seqs = {seq for seq in named if seq is not None}
+    if len(seqs) != 1 or (body_seq is not None and body_seq not in seqs):
+        raise precondition_failed(None)
+    return seqs.pop()

@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
@@ -24,9 +25,18 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from games import engine
+from games.api import caching
+from games.api.openapi import (
+    AUTH_REQUIRED,
+    BODY,
+    IF_NONE_MATCH,
+    LEADERBOARD_SOURCE,
+    LOCATION,
+    caching_headers,
+    problems,
+)
 from games.api.params import parse_day
-from games.api.serializers import ProblemSerializer
-from games.problems import PROBLEM_CONTENT_TYPE, Problem, engine_problem
+from games.problems import Problem, engine_problem
 
 from .. import boards, ranking, services
 from ..boards import BoardRef
@@ -45,13 +55,6 @@ DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 DEFAULT_AROUND = 5
 MAX_AROUND = 50
-
-
-def problems(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
-    return {
-        (code, PROBLEM_CONTENT_TYPE): OpenApiResponse(ProblemSerializer, description="problem")
-        for code in codes
-    }
 
 
 # --- Query parameters ------------------------------------------------------------------------
@@ -147,7 +150,29 @@ COMMON_PARAMETERS = [
     OpenApiParameter(
         "group", OpenApiTypes.INT, description="rank only the members of this group of yours"
     ),
+    IF_NONE_MATCH,
+    *caching_headers(),
+    LEADERBOARD_SOURCE,
 ]
+BOARD_PROBLEMS = (
+    "unknown_preset",
+    "unknown_option",
+    "invalid_option",
+    "invalid_cursor",
+    "invalid_page_size",
+    "invalid_around",
+    "invalid_n",
+    "invalid_group",
+    "not_authenticated",
+    "authentication_failed",
+    "token_not_valid",
+    "not_on_board",
+    "group_not_found",
+)
+SIGN_IN_NOTE = (
+    " Public: a bearer token is only needed for `around=me` and `group`, and is used "
+    "when sent."
+)
 
 
 class BoardView(APIView):
@@ -205,7 +230,16 @@ class BoardView(APIView):
             ),
             "results": result.entries,
         }
-        return Response(body, headers={"X-Leaderboard-Source": result.source})
+        # A frozen day never changes; a page that depends on the caller is private.
+        if around not in (None, "") or players is not None:
+            cache_control = caching.PRIVATE
+        elif body["board"]["frozen"]:
+            cache_control = caching.IMMUTABLE
+        else:
+            cache_control = caching.SHORT
+        return caching.cached(
+            request, body, cache_control, headers={"X-Leaderboard-Source": result.source}
+        )
 
 
 class DailyBoardView(BoardView):
@@ -217,12 +251,20 @@ class DailyBoardView(BoardView):
                 "date", OpenApiTypes.STR, OpenApiParameter.PATH, description="YYYY-MM-DD or today"
             ),
         ],
-        responses={200: DailyPageSerializer, **problems(400, 401, 404)},
+        responses={
+            200: DailyPageSerializer,
+            304: None,
+            **problems(*BOARD_PROBLEMS, "invalid_date", "board_not_available"),
+        },
+        description=(
+            "Ranked plays of a UTC day on one board, best first: won before not won; winners "
+            "by fewer moves, less time, earlier finish; the rest by more foundation cards, "
+            "fewer moves, earlier finish; exact ties by play id. A past day is frozen on "
+            "first read." + SIGN_IN_NOTE
+        ),
     )
     def get(self, request: Request, preset: str, date: str) -> Response:
-        """Ranked plays of a UTC day on one board, best first: won before not won; winners by
-        fewer moves, less time, earlier finish; the rest by more foundation cards, fewer
-        moves, earlier finish; exact ties by play id. A past day is frozen on first read."""
+        """Ranked plays of a UTC day on one board, best first."""
         rules = _rules(preset, request)
         today = services.utc_today()
         day = parse_day(date, today)
@@ -242,11 +284,19 @@ class WeeklyBoardView(BoardView):
                 "week", OpenApiTypes.STR, OpenApiParameter.PATH, description="2026-W48 or current"
             ),
         ],
-        responses={200: TotalPageSerializer, **problems(400, 401, 404)},
+        responses={
+            200: TotalPageSerializer,
+            304: None,
+            **problems(*BOARD_PROBLEMS, "invalid_week"),
+        },
+        description=(
+            "Totals of an ISO week: more wins first, then more points (100 per win, the "
+            "foundation cards of a loss), then more plays; exact ties by player id."
+            + SIGN_IN_NOTE
+        ),
     )
     def get(self, request: Request, preset: str, week: str) -> Response:
-        """Totals of an ISO week: more wins first, then more points (100 per win, the
-        foundation cards of a loss), then more plays; exact ties by player id."""
+        """Totals of an ISO week."""
         rules = _rules(preset, request)
         return self.answer(request, rules, BoardRef.weekly(rules.key, _parse_week(week)))
 
@@ -255,7 +305,8 @@ class AllTimeBoardView(BoardView):
     @extend_schema(
         operation_id="leaderboard_all_time",
         parameters=COMMON_PARAMETERS,
-        responses={200: TotalPageSerializer, **problems(400, 401, 404)},
+        responses={200: TotalPageSerializer, 304: None, **problems(*BOARD_PROBLEMS)},
+        description="All-time totals, ordered as the weekly board." + SIGN_IN_NOTE,
     )
     def get(self, request: Request, preset: str) -> Response:
         """All-time totals, ordered as the weekly board."""
@@ -271,24 +322,34 @@ class PlayerView(APIView):
 
     @extend_schema(
         operation_id="player_profile",
-        parameters=[OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH)],
-        responses={200: ProfileSerializer, **problems(404)},
+        parameters=[
+            OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH),
+            IF_NONE_MATCH,
+            *caching_headers(),
+        ],
+        responses={200: ProfileSerializer, 304: None, **problems("player_not_found")},
     )
     def get(self, request: Request, username: str) -> Response:
         """A player's ranked plays, wins and win rate per preset, streaks and best ranks."""
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise Problem(404, "player_not_found", f"no player {username!r}")
-        return Response(ProfileSerializer(services.profile(user)).data)
+        body = ProfileSerializer(services.profile(user)).data
+        return caching.cached(request, body, caching.SHORT)
 
 
 class MeView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(operation_id="player_me", responses={200: ProfileSerializer, **problems(401)})
+    @extend_schema(
+        operation_id="player_me",
+        parameters=[IF_NONE_MATCH, *caching_headers()],
+        responses={200: ProfileSerializer, 304: None, **problems(*AUTH_REQUIRED)},
+    )
     def get(self, request: Request) -> Response:
         """The caller's own profile."""
-        return Response(ProfileSerializer(services.profile(request.user)).data)
+        body = ProfileSerializer(services.profile(request.user)).data
+        return caching.cached(request, body, caching.PRIVATE)
 
 
 # --- Groups ----------------------------------------------------------------------------------
@@ -298,7 +359,8 @@ class GroupsView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        operation_id="groups_list", responses={200: GroupListSerializer, **problems(401)}
+        operation_id="groups_list",
+        responses={200: GroupListSerializer, **problems(*AUTH_REQUIRED)},
     )
     def get(self, request: Request) -> Response:
         """The groups the caller belongs to."""
@@ -308,7 +370,11 @@ class GroupsView(APIView):
     @extend_schema(
         operation_id="groups_create",
         request=GroupCreateSerializer,
-        responses={201: GroupDetailSerializer, **problems(400, 401)},
+        parameters=[LOCATION],
+        responses={
+            201: GroupDetailSerializer,
+            **problems("validation_error", "try_again", *AUTH_REQUIRED, *BODY),
+        },
     )
     def post(self, request: Request) -> Response:
         """Create a group; the caller is its owner and first member. Share ``code``."""
@@ -316,7 +382,11 @@ class GroupsView(APIView):
         body.is_valid(raise_exception=True)
         group = services.create_group(request.user, body.validated_data["name"])
         group = services.group_for(request.user, group.pk)
-        return Response(GroupDetailSerializer(group).data, status=status.HTTP_201_CREATED)
+        return Response(
+            GroupDetailSerializer(group).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": _group_url(group.pk)},
+        )
 
 
 class GroupJoinView(APIView):
@@ -325,10 +395,13 @@ class GroupJoinView(APIView):
     @extend_schema(
         operation_id="groups_join",
         request=GroupJoinSerializer,
+        parameters=[LOCATION],
         responses={
             200: GroupDetailSerializer,
             201: GroupDetailSerializer,
-            **problems(400, 401, 404, 409),
+            **problems(
+                "validation_error", "invalid_invite_code", "group_full", *AUTH_REQUIRED, *BODY
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -336,8 +409,13 @@ class GroupJoinView(APIView):
         body = GroupJoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         group, joined = services.join_group(request.user, body.validated_data["code"])
-        code = status.HTTP_201_CREATED if joined else status.HTTP_200_OK
-        return Response(GroupDetailSerializer(group).data, status=code)
+        if not joined:
+            return Response(GroupDetailSerializer(group).data)
+        return Response(
+            GroupDetailSerializer(group).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": _group_url(group.pk)},
+        )
 
 
 class GroupDetailView(APIView):
@@ -345,7 +423,11 @@ class GroupDetailView(APIView):
 
     @extend_schema(
         operation_id="groups_retrieve",
-        responses={200: GroupDetailSerializer, **problems(401, 404)},
+        parameters=[OpenApiParameter("group_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+        responses={
+            200: GroupDetailSerializer,
+            **problems("group_not_found", "not_found", *AUTH_REQUIRED),
+        },
     )
     def get(self, request: Request, group_id: int) -> Response:
         """A group of the caller's, with its members; anyone else's group is a 404."""
@@ -356,9 +438,16 @@ class GroupLeaveView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        operation_id="groups_leave", request=None, responses={204: None, **problems(401, 404)}
+        operation_id="groups_leave",
+        request=None,
+        parameters=[OpenApiParameter("group_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
+        responses={204: None, **problems("group_not_found", "not_found", *AUTH_REQUIRED)},
     )
     def post(self, request: Request, group_id: int) -> Response:
         """Leave a group; the oldest member left becomes owner; an empty group is deleted."""
         services.leave_group(request.user, group_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def _group_url(group_id: int) -> str:
+    return reverse("group-detail", kwargs={"group_id": group_id})
