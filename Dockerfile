@@ -21,7 +21,8 @@ RUN mkdir -p config games leaderboard \
     && pip uninstall -y haven
 
 COPY . .
-RUN pip install --no-deps . \
+RUN SECRET_KEY=build python manage.py compile_translations \
+    && pip install --no-deps . \
     && SECRET_KEY=collectstatic python manage.py collectstatic --noinput \
     && useradd --system --uid 10001 haven
 USER haven

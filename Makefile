@@ -21,7 +21,10 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -q -e '.[test]'
 	@touch $(STAMP)
 
+# The gettext catalogues (games/locale/*/LC_MESSAGES/django.po → .mo) are compiled in pure
+# Python (Babel), so no GNU gettext is needed; only stale ones are rewritten.
 install: $(STAMP)
+	@$(PY) manage.py compile_translations
 
 migrate: install
 	$(PY) manage.py migrate --noinput

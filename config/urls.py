@@ -6,12 +6,21 @@ never has to parse HTML, whichever layer refused the request.
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path(
+        "api/v1/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="haven/redoc.html"),
+        name="redoc",
+    ),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("leaderboard.urls")),
 ]

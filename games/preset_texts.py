@@ -27,11 +27,6 @@ SETUP_WESTCLIFF = _(
     "face up. That makes ten columns of three cards, 30 in all. The other 22 cards are the "
     "stock."
 )
-SETUP_WESTCLIFF_CLASSIC = _(
-    "Setup: three rows of seven cards, overlapping: the first two rows face down, the "
-    "third face up. That makes seven columns of three cards, 21 in all. The other 31 cards "
-    "are the stock."
-)
 SETUP_SEAHAVEN = _(
     "Setup: 50 cards face up in ten columns of five, so that every card can be seen. The "
     "last two cards go face up into two of the four cells (towers); the other two cells "
@@ -48,7 +43,7 @@ BUILD_SUIT = _(
 RUNS_TOP_OR_ALL = _(
     "Moving runs: instead of the top card alone, you may move all the face-up cards of a "
     "column together, if they form a correct run and the highest card of the run fits "
-    "where it goes. Once a new card covers a run, only the top card may move."
+    "where it goes."
 )
 RUNS_SUPERMOVE = _(
     "Moving runs: a run in one suit moves as a block onto a fitting card or into an empty "
@@ -64,7 +59,8 @@ SPACE_ANY = _("Empty column: any card or run may fill it.")
 DEAL_ROWS = _(
     "Dealing a new row: deal one card face up onto each of the seven columns, from left to "
     "right. A column that is still empty receives a card too. The new cards cover whatever "
-    "lay there, even a nicely built run. After four rows, the last three cards go onto the "
+    "lay there, even a nicely built run; while the face-up cards of a column do not form a "
+    "run, only its top card may move. After four rows, the last three cards go onto the "
     "first three columns. There is no redeal."
 )
 DEAL_KING_FIRST = _(
@@ -171,7 +167,7 @@ PRESET_TEXTS: dict[str, tuple[Promise, Promise, list[Promise]]] = {
         _("Westcliff with seven columns and a stock of 31."),
         [
             GOAL,
-            SETUP_WESTCLIFF_CLASSIC,
+            SETUP_EASTHAVEN,  # the same layout, seven columns of three
             BUILD_ALTERNATE,
             RUNS_TOP_OR_ALL,
             FACE_DOWN,
