@@ -36,8 +36,15 @@ class MoveField(serializers.JSONField):
     ``type`` for requests, ``legal_moves``, solutions and logs); the engine parses it."""
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^(today|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
+        "example": "today",
+    }
+)
 class DayField(serializers.DateField):
-    """A UTC date, or ``today``."""
+    """A UTC date (``YYYY-MM-DD``), or ``today``."""
 
     def to_internal_value(self, value: Any) -> dt.date:
         if value == "today":
