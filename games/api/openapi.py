@@ -180,14 +180,26 @@ MOVE_COMPONENTS["Move"] = {
 }
 
 
+# Every operation speaks the three languages (problem titles and details at least).
+_LANG_PARAMETER = {
+    "in": "query",
+    "name": "lang",
+    "schema": {"type": "string", "enum": ["en", "de", "ru"]},
+    "description": "response language; overrides Accept-Language (default English)",
+}
+
+
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
-    """drf-spectacular hook: the move union and the Problem component, and no ``security``
-    on operations a client may call without a token."""
+    """drf-spectacular hook: the move union and the Problem component, ``?lang`` on every
+    operation, and no ``security`` on operations a client may call without a token."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(MOVE_COMPONENTS)
     schemas["Problem"] = problem_schema()
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
+            parameters = operation.setdefault("parameters", [])
+            if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
+                parameters.append(dict(_LANG_PARAMETER))
             security = operation.get("security")
             if security is not None and {} in security:
                 del operation["security"]
