@@ -12,7 +12,6 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
-from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -21,8 +20,6 @@ from drf_spectacular.utils import (
     extend_schema_view,
 )
 from rest_framework import generics, permissions, status
-from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -49,6 +46,7 @@ from .openapi import (
     caching_headers,
     problems,
 )
+from .pagination import PAGINATION_PARAMETERS, PlayCursor
 from .params import parse_day
 from .serializers import (
     CredentialsSerializer,
@@ -277,41 +275,6 @@ class HealthView(APIView):
 # --- Plays -----------------------------------------------------------------------------------
 
 
-class PlayCursor(CursorPagination):
-    """Newest first; a cursor or page size the API did not give is a 400, as on boards."""
-
-    ordering = "-started_at"
-    page_size = 20
-    max_page_size = 100
-    page_size_query_param = "page_size"
-
-    def decode_cursor(self, request: Request):  # noqa: ANN201 - DRF's Cursor
-        try:
-            return super().decode_cursor(request)
-        except NotFound:
-            raise Problem.of("invalid_cursor", "the cursor is not one this list gave") from None
-
-    def get_page_size(self, request: Request) -> int:
-        raw = request.query_params.get(self.page_size_query_param)
-        if raw in (None, ""):
-            return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
-            raise Problem.of(
-                "invalid_page_size", f"page_size is an integer from 1 to {self.max_page_size}"
-            )
-        return int(raw)
-
-
-PAGINATION_PARAMETERS = [
-    OpenApiParameter(
-        "cursor", OpenApiTypes.STR, description="opaque, from `next` / `previous` of a page"
-    ),
-    OpenApiParameter(
-        "page_size",
-        OpenApiTypes.INT,
-        description=f"1–{PlayCursor.max_page_size}, default {PlayCursor.page_size}",
-    ),
-]
 PLAY_PARAMETERS = [
     OpenApiParameter("play_id", OpenApiTypes.UUID, OpenApiParameter.PATH),
 ]
@@ -506,13 +469,13 @@ class MovesView(APIView):
         def move() -> Response:
             shape = MoveRequestShapeSerializer(data=request.data)
             shape.is_valid(raise_exception=True)
-            seq = expected_seq(if_match, play_id, shape.validated_data.get("seq"))
+            seq = caching.expected_seq(if_match, play_id, shape.validated_data.get("seq"))
             parsed = engine.Move.from_dict(shape.validated_data["move"])
             try:
                 play = services.apply_move(play_id, request.user, seq, parsed)
             except Problem as problem:
                 if if_match is not None and problem.problem_code == "stale_sequence":
-                    raise precondition_failed(problem.extra.get("seq")) from None
+                    raise caching.precondition_failed(problem.extra.get("seq")) from None
                 raise
             return Response(PlaySerializer(play).data)
 
@@ -521,25 +484,3 @@ class MovesView(APIView):
             response["ETag"] = caching.play_etag(play_id, response.data["seq"])
             response["Cache-Control"] = caching.PRIVATE
         return response
-
-
-def precondition_failed(seq: int | None) -> Problem:
-    extra = {"seq": seq} if seq is not None else {}
-    return Problem.of(
-        "precondition_failed",
-        "If-Match does not match the play's current ETag; fetch the play again",
-        **extra,
-    )
-
-
-def expected_seq(if_match: str | None, play_id: uuid.UUID, body_seq: int | None) -> int:
-    """The seq a move is sent for: the body's, or the one its ``If-Match`` names."""
-    if if_match is None:
-        if body_seq is None:
-            raise ValidationError({"seq": [gettext("This field is required.")]})
-        return body_seq
-    named = [caching.seq_from_etag(tag, play_id) for tag in caching.tags(if_match)]
-    seqs = {seq for seq in named if seq is not None}
-    if len(seqs) != 1 or (body_seq is not None and body_seq not in seqs):
-        raise precondition_failed(None)
-    return seqs.pop()
