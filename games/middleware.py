@@ -63,14 +63,15 @@ class LanguageMiddleware(LocaleMiddleware):
 class CompressionMiddleware(GZipMiddleware):
     """GZip for large bodies (boards, move logs, plays), with two changes to Django's:
 
-    * Nothing under ``/api/v1/auth/`` is compressed: those answers carry tokens next to
-      the username the client sent, the mix a BREACH attack needs (secret + reflected input
-      in one compressed body). Other bodies hold no secret of the server's.
+    * Nothing under ``/api/v1/auth/`` or ``/api/v1/groups`` is compressed: those answers
+      carry secrets (tokens, invite codes) next to text a client chose (a username, a group
+      name), the mix a BREACH attack needs (secret + attacker-chosen input in one compressed
+      body). Other bodies hold no secret.
     * A strong ``ETag`` stays strong, as ``"<tag>-gzip"`` (one tag per content coding, as
       RFC 9110 asks), instead of being weakened; ``games.api.caching`` matches both forms.
     """
 
-    UNCOMPRESSED_PREFIXES = ("/api/v1/auth/",)
+    UNCOMPRESSED_PREFIXES = ("/api/v1/auth/", "/api/v1/groups")
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if not settings.GZIP_RESPONSES or request.path.startswith(self.UNCOMPRESSED_PREFIXES):

@@ -211,3 +211,23 @@ def test_auth_answers_are_never_compressed(anon, gzip_on):
     assert response.status_code == 201
     assert "Content-Encoding" not in response
     assert "access" in response.json()
+
+
+def test_group_answers_with_invite_codes_are_never_compressed(client, gzip_on):
+    response = client.post(
+        "/api/v1/groups", {"name": "n" * 80}, format="json", HTTP_ACCEPT_ENCODING="gzip"
+    )
+    assert response.status_code == 201
+    assert "Content-Encoding" not in response
+    listed = client.get("/api/v1/groups", HTTP_ACCEPT_ENCODING="gzip")
+    assert "Content-Encoding" not in listed
+
+
+def test_a_move_log_is_compressed(client, gzip_on):
+    play = start(client, preset="easthaven-open", seed=7).json()
+    for _ in range(3):
+        play = move(client, play, {"type": "deal"}).json()
+    response = client.get(f"/api/v1/plays/{play['id']}/moves", HTTP_ACCEPT_ENCODING="gzip")
+    assert response["Content-Encoding"] == "gzip"
+    assert len(json.loads(gzip.decompress(response.content))["moves"]) == 3
+    assert "Accept-Encoding" in response["Vary"]
