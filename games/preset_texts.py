@@ -17,6 +17,10 @@ GOAL = _(
     "from the Ace to the King. The top card of a column may always go to a foundation; "
     "foundation cards never come back."
 )
+CARDS = _(
+    "Cards: one standard 52-card deck without jokers. The Ace is low: A, 2, 3, 4, 5, 6, 7, "
+    "8, 9, 10, J, Q, K. Hearts ♥ and diamonds ♦ are red, spades ♠ and clubs ♣ are black."
+)
 SETUP_EASTHAVEN = _(
     "Setup: three rows of seven cards, overlapping: the first two rows face down, the "
     "third face up. That makes seven columns of three cards, 21 in all. The other 31 cards "
@@ -95,7 +99,7 @@ OPTION_CLASSIC_SUPERMOVE = _(
     "empty columns never double it."
 )
 
-EASTHAVEN_RULES = [GOAL, SETUP_EASTHAVEN, BUILD_ALTERNATE, RUNS_TOP_OR_ALL, FACE_DOWN]
+EASTHAVEN_RULES = [GOAL, CARDS, SETUP_EASTHAVEN, BUILD_ALTERNATE, RUNS_TOP_OR_ALL, FACE_DOWN]
 
 #: preset → (title, description, rules summary paragraphs)
 PRESET_TEXTS: dict[str, tuple[Promise, Promise, list[Promise]]] = {
@@ -132,6 +136,7 @@ PRESET_TEXTS: dict[str, tuple[Promise, Promise, list[Promise]]] = {
         _("Easthaven building down in suit; any card or run fills a space."),
         [
             GOAL,
+            CARDS,
             SETUP_EASTHAVEN,
             BUILD_SUIT,
             RUNS_TOP_OR_ALL,
@@ -152,6 +157,7 @@ PRESET_TEXTS: dict[str, tuple[Promise, Promise, list[Promise]]] = {
         ),
         [
             GOAL,
+            CARDS,
             SETUP_WESTCLIFF,
             BUILD_ALTERNATE,
             RUNS_TOP_OR_ALL,
@@ -167,6 +173,7 @@ PRESET_TEXTS: dict[str, tuple[Promise, Promise, list[Promise]]] = {
         _("Westcliff with seven columns and a stock of 31."),
         [
             GOAL,
+            CARDS,
             SETUP_EASTHAVEN,  # the same layout, seven columns of three
             BUILD_ALTERNATE,
             RUNS_TOP_OR_ALL,
@@ -186,6 +193,7 @@ PRESET_TEXTS: dict[str, tuple[Promise, Promise, list[Promise]]] = {
         ),
         [
             GOAL,
+            CARDS,
             SETUP_SEAHAVEN,
             BUILD_SUIT,
             CELLS,
