@@ -177,3 +177,12 @@ def test_every_text_is_translated(language):
         if en == other and en not in ("Easthaven", "Westcliff", "Seahaven Towers")
     ]
     assert untranslated == []
+
+
+def test_refusals_below_drf_speak_the_language_too(client, anon):
+    body = {"preset": "easthaven", "seed": 1, "pad": "x" * (70 * 1024)}
+    response = client.post("/api/v1/plays", body, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    problem = assert_problem(response, 413, "payload_too_large")
+    assert problem["title"] == "Слишком большое тело запроса"
+    problem = assert_problem(anon.get("/api/v1/nothing-here?lang=de"), 404, "not_found")
+    assert problem["title"] == "Nicht gefunden"
