@@ -170,8 +170,7 @@ BOARD_PROBLEMS = (
     "group_not_found",
 )
 SIGN_IN_NOTE = (
-    " Public: a bearer token is only needed for `around=me` and `group`, and is used "
-    "when sent."
+    " Public: a bearer token is only needed for `around=me` and `group`, and is used when sent."
 )
 
 
@@ -291,8 +290,7 @@ class WeeklyBoardView(BoardView):
         },
         description=(
             "Totals of an ISO week: more wins first, then more points (100 per win, the "
-            "foundation cards of a loss), then more plays; exact ties by player id."
-            + SIGN_IN_NOTE
+            "foundation cards of a loss), then more plays; exact ties by player id." + SIGN_IN_NOTE
         ),
     )
     def get(self, request: Request, preset: str, week: str) -> Response:

@@ -25,9 +25,7 @@ def compile_catalogues(force: bool = False) -> list[Path]:
                 continue
             with po.open("rb") as source:
                 catalog = read_po(source, locale=po.parent.parent.name)
-            errors = [
-                (message.id, error) for message, errs in catalog.check() for error in errs
-            ]
+            errors = [(message.id, error) for message, errs in catalog.check() for error in errs]
             if errors:
                 raise CommandError(f"{po}: {errors[0][1]} in {errors[0][0]!r}")
             tmp = mo.with_suffix(".mo.tmp")
