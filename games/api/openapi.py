@@ -20,7 +20,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from ..catalogue import CATALOGUE
+from ..catalogue import CATALOGUE, codes_for
 from ..problems import PROBLEM_CONTENT_TYPE
 
 MOVE_REF = {"$ref": "#/components/schemas/Move"}
@@ -49,14 +49,22 @@ def problem_schema(codes: list[str] | None = None) -> dict[str, Any]:
     }
 
 
-def problems(*codes: str) -> dict[tuple[int, str], OpenApiResponse]:
-    """Schema entries for an operation's error ``codes``, grouped by their statuses."""
-    by_status: dict[int, list[str]] = defaultdict(list)
+def problems(*codes: str | int) -> dict[tuple[int, str], OpenApiResponse]:
+    """Schema entries for an operation's error ``codes``, grouped by their statuses.
+
+    A bare status (``problems(404)``, the older spelling) stands for every catalogued code
+    of that status: valid, but vaguer than naming the codes the operation can answer.
+    """
+    names_: list[str] = []
     for code in codes:
+        names_.extend(codes_for(code) if isinstance(code, int) else [code])
+    by_status: dict[int, list[str]] = defaultdict(list)
+    order = list(CATALOGUE)
+    for code in sorted(set(names_), key=order.index):
         by_status[CATALOGUE[code].status].append(code)
     return {
         (status, PROBLEM_CONTENT_TYPE): OpenApiResponse(
-            problem_schema(sorted(set(names), key=list(CATALOGUE).index)),
+            problem_schema(names),
             description="problem: " + ", ".join(f"`{name}`" for name in names),
         )
         for status, names in sorted(by_status.items())
