@@ -11,7 +11,8 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
   ``SOLVER_WORKERS``, ``SOLVER_PYTHON``,
   ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
-  (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``.
+  (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
+  ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
 """
 
 from __future__ import annotations
