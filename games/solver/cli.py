@@ -19,8 +19,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
-from . import UNKNOWN, UNWINNABLE, WINNABLE, solve
+from .external import WorkerError, Workers, same_interpreter
+from .protocol import solve_deck
 from .race import MAX_WORKERS
+from .verdicts import UNKNOWN, UNWINNABLE, WINNABLE
 
 MAX_DEALS = 10_000_000
 Z95 = 1.959963984540054
@@ -219,31 +221,6 @@ def identify(task: tuple) -> tuple[dict[str, Any], tuple[int, ...]]:
     return {"seed": None}, tuple(value)
 
 
-def solve_deck(deck: tuple[int, ...], settings: dict[str, Any]) -> dict[str, Any]:
-    """Solve one deck under ``settings``; the record's solver fields.  This is all a worker
-    process (:mod:`.worker`) runs: engine and solver only."""
-    from games.engine import format_deck, get_rules
-
-    rules = get_rules(settings["preset"], settings["options"])
-    result = solve(
-        rules,
-        deck,
-        time_budget=settings["budget"],
-        node_budget=settings["nodes"],
-        shorten=settings["shorten"],
-        workers=settings.get("workers", 1),
-    )
-    return {
-        "deck": format_deck(deck),
-        "verdict": result.verdict,
-        "moves": result.moves,
-        "nodes": result.nodes,
-        "seconds": round(result.seconds, 4),
-        "first_length": result.first_length,
-        "length": result.length,
-    }
-
-
 def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
     """One deal → its JSON record, solved in this process."""
     names, deck = identify(task)
@@ -266,8 +243,6 @@ def results(
     spawned processes of this interpreter, or in ``jobs`` worker processes of the
     interpreter ``python`` (:mod:`.external`).  An interpreter that does not exist is a
     :class:`CliError` at once, one that cannot run the workers at the first record."""
-    from .external import WorkerError, same_interpreter
-
     try:
         external = python is not None and not same_interpreter(python)
     except WorkerError as error:
@@ -278,8 +253,6 @@ def results(
 
 
 def _elsewhere(python: str, tasks: list[tuple], settings: dict[str, Any], jobs: int):
-    from .external import WorkerError, Workers
-
     named = [identify(task) for task in tasks]
     try:
         with Workers(python, min(jobs, len(tasks))) as pool:

@@ -1,7 +1,7 @@
 """Solver worker processes on another interpreter (PyPy), driven from this one.
 
 :class:`Workers` starts ``count`` processes ``<python> -m games.solver.worker`` (the line
-protocol of :mod:`.worker`) and hands them decks, one at a time each, from a thread per
+protocol of :mod:`.protocol`) and hands them decks, one at a time each, from a thread per
 worker; :meth:`Workers.imap` yields the answers in the order of the requests, like
 ``multiprocessing.Pool.imap``.  A worker that dies, answers garbage or overruns its deal's
 watchdog (twice the time budget plus :data:`WATCHDOG_SLACK`: the solver keeps to its
@@ -29,10 +29,14 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .entry import SolveResult, check_replay
+from .protocol import PROTOCOL, request, result_from, settings_for
 from .verdicts import WINNABLE
-from .worker import PROTOCOL
+
+if TYPE_CHECKING:
+    from games.engine import Rules
 
 __all__ = ["WorkerError", "Workers", "resolve_python", "same_interpreter", "solve_with"]
 
@@ -192,12 +196,12 @@ class Workers:
         self, decks: Iterable[tuple[Sequence[int], dict[str, Any]]]
     ) -> Iterator[dict[str, Any]]:
         """Solve ``(deck, settings)`` pairs; yield each answer (the solver fields of a
-        record, :func:`games.solver.cli.solve_deck`) in the order given."""
+        record, :func:`.protocol.solve_deck`) in the order given."""
         todo: queue.Queue = queue.Queue()
         done: queue.Queue = queue.Queue()
         count = 0
         for index, (deck, settings) in enumerate(decks):
-            todo.put((index, {"deck": list(deck), "settings": settings}, _watchdog(settings)))
+            todo.put((index, request(deck, settings), _watchdog(settings)))
             count += 1
         stopping = threading.Event()
 
@@ -238,35 +242,18 @@ class Workers:
 
 def solve_with(
     python: str,
-    rules,
+    rules: Rules,
     deck: Sequence[int],
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
     shorten: bool = True,
     workers: int = 1,
-):
+) -> SolveResult:
     """:func:`games.solver.solve` in a worker process on the interpreter ``python``; the
     same :class:`games.solver.SolveResult`, the solution replayed here first."""
-    from . import SolveResult, check_replay
-
-    settings = {
-        "preset": rules.name,
-        "options": dict(rules.options),
-        "budget": time_budget,
-        "nodes": node_budget,
-        "shorten": shorten,
-        "workers": workers,
-    }
+    settings = settings_for(rules, time_budget, node_budget, shorten, workers)
     with Workers(python, 1) as pool:
-        answer = next(pool.imap([(deck, settings)]))
-    result = SolveResult(
-        verdict=answer["verdict"],
-        moves=list(answer["moves"]),
-        nodes=int(answer["nodes"]),
-        seconds=float(answer["seconds"]),
-        first_length=answer.get("first_length"),
-        length=answer.get("length"),
-    )
+        result = result_from(next(pool.imap([(deck, settings)])))
     if result.verdict == WINNABLE:
         check_replay(rules, deck, result.moves)
     return result

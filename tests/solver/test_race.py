@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-import games.solver as solver
+import games.solver.entry as solver
 from games.engine import deck_from_seed, get_rules, new_game
 from games.solver import race, solve, solve_state, to_api, verify
 from games.solver.race import Rival
