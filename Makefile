@@ -43,8 +43,12 @@ run: daily
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# Ruff, mypy --strict on the game library ([tool.mypy] in pyproject.toml) and the import
+# contract ([tool.importlinter]; ARCHITECTURE.md).
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-cache
 
 format: install
 	$(VENV)/bin/ruff format .
@@ -59,4 +63,4 @@ schema: install
 	$(PY) manage.py spectacular --validate --file schema.yaml
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache .import_linter_cache

@@ -124,7 +124,7 @@ def legal_moves(state: State) -> list[Move]:
     if sum(state.found) == 52:
         return []
     cols = state.cols
-    found = state.found
+    found: tuple[int, ...] = state.found
     fits = _FITS[rules.build]
     king_only = rules.space == SPACE_KING
     supermove = rules.runs == RUNS_SUPERMOVE

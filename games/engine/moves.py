@@ -38,7 +38,7 @@ class Move(NamedTuple):
     type: str
     src: str | None = None
     dst: str | None = None
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # the field shadows tuple.count
 
     def to_dict(self) -> dict[str, Any]:
         if self.type != MOVE:

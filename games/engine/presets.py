@@ -74,7 +74,7 @@ class Rules:
             return self
         if not isinstance(options, dict):
             raise RulesError("invalid_option", "options must be an object of flags")
-        changes = {}
+        changes: dict[str, Any] = {}
         for name, value in options.items():
             if name not in self.option_names:
                 allowed = ", ".join(self.option_names) or "none"
@@ -88,7 +88,7 @@ class Rules:
         return replace(self, **changes)
 
 
-_EASTHAVEN = dict(
+_EASTHAVEN: dict[str, Any] = dict(
     columns=7,
     rows=3,
     face_down_rows=2,

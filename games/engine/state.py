@@ -32,7 +32,7 @@ class State:
         rules: Rules,
         cols: tuple[tuple[int, ...], ...],
         down: tuple[int, ...],
-        found: tuple[int, int, int, int],
+        found: tuple[int, ...],
         cells: tuple[int, ...] = (),
         stock: tuple[int, ...] = (),
         waste: tuple[int, ...] = (),
@@ -57,7 +57,7 @@ class State:
     def __repr__(self) -> str:
         return f"State({self.rules.key}, {state_to_json(self)})"
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> tuple[Any, ...]:
         return (self.rules, self.cols, self.down, self.found, self.cells, self.stock, self.waste)
 
     def all_cards(self) -> list[int]:

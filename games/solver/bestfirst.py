@@ -27,11 +27,13 @@ column, like :meth:`Search._column_info`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from heapq import heappop, heappush
+from typing import Any
 
-from .core import _ALL_HOME, RANK, SUIT, Search
+from .core import _ALL_HOME, RANK, SUIT, Path, Position, Search
+from .position import Move
 from .schedule import Steps, in_turns
 
 __all__ = ["Weights", "best_first", "best_first_steps", "make_weights"]
@@ -122,7 +124,7 @@ def best_first(
     node_limit: int,
     deadline: float,
     weights: Weights | Sequence[Weights] | None = None,
-) -> list | None:
+) -> Path | None:
     """Best-first search for any win from ``search``'s start position.
 
     Returns the internal move path (auto-play moves included), ``None`` when every
@@ -139,7 +141,7 @@ def best_first(
     expands every position once.
     """
 
-    def steps(search: Search, start: tuple, opening: list) -> Steps:
+    def steps(search: Search, start: Position, opening: Path) -> Steps:
         return best_first_steps(search, start, opening, weights)
 
     return in_turns(search, [(steps, 1.0)], node_limit, deadline)
@@ -147,8 +149,8 @@ def best_first(
 
 def best_first_steps(
     search: Search,
-    start: tuple,
-    opening: list,
+    start: Position,
+    opening: Path,
     weights: Weights | Sequence[Weights] | None = None,
 ) -> Steps:
     """:func:`best_first` as a :data:`~.schedule.Steps` generator, from the settled
@@ -166,13 +168,13 @@ def best_first_steps(
     target = yield nodes
     # Node ``i``: its position (``None`` once expanded), parent, the moves from the
     # parent (one move and its auto-play), depth (path length).
-    states: list = [start]
+    states: list[Position | None] = [start]
     parent = [-1]
-    made = [tuple(opening)]
+    made: list[tuple[Move, ...]] = [tuple(opening)]
     depth = [len(opening)]
     # The move that undoes the one that made the node (see :meth:`Search._undo`): it leads
     # back to the parent, whose key is seen, so it is skipped without being applied.
-    backs: list = [None]
+    backs: list[Move | None] = [None]
     undo = search._undo
     skip_undo = search.skip_undo
     # Heap items are single ints (cheap to compare): priority in the high bits, then the
@@ -181,9 +183,11 @@ def best_first_steps(
     low = (1 << _SHIFT) - 1
     # Queues whose weights differ only in the cost per move share one scorer, so a child
     # is scored once per distinct scorer (``scores``), not once per queue.
-    scorers: list = []
-    by_weights: dict = {}
-    queues = []
+    scorers: list[Scorer] = []
+    by_weights: dict[Weights, int] = {}
+    queues: list[tuple[int | None, int, int, list[int]]] = []
+    index: int | None
+    scores: Sequence[int]
     for w in wlist:
         if w.dive:
             index = None
@@ -256,18 +260,20 @@ def best_first_steps(
     return None, nodes
 
 
+#: The heuristic of one weight set: a position's cost (lower is better).
+Scorer = Callable[[Position], int]
 #: Bits of a heap item below the priority: the (inverted) node id.
 _SHIFT = 32
 #: Depths beyond this dive in no particular order (never reached in practice).
 _DIVE = 1 << 24
 
 
-def _scorer(search: Search, w: Weights):
+def _scorer(search: Search, w: Weights) -> Scorer:
     """The heuristic for ``search``'s rules as one closure; offset so it is never negative
     (heap items pack it into the high bits of an int)."""
     fits = search.fits
     has_down = search.has_down
-    cache: dict = {}
+    cache: dict[Any, int] = {}
     cache_get = cache.get
     nstock = search.nstock
     w_found, w_space, w_cell = w.found, w.space, w.cell
@@ -275,7 +281,7 @@ def _scorer(search: Search, w: Weights):
     # Never negative, so the priority can be packed into the high bits of an int.
     offset = 52 * w_found + 10 * w_space + 4 * w_cell + 2 * w.order
 
-    def column(col: tuple, d: int) -> int:
+    def column(col: bytes, d: int) -> int:
         cost = w.down * d
         if d:
             cost += w.buried * (len(col) - d)
@@ -295,9 +301,9 @@ def _scorer(search: Search, w: Weights):
             prev = c
         return cost + w_blocker * blockers + w.loose * loose
 
-    waste_cache: dict = {}
+    waste_cache: dict[bytes, int] = {}
 
-    def waste_cost(waste: tuple) -> int:
+    def waste_cost(waste: bytes) -> int:
         v = waste_cache.get(waste)
         if v is not None:
             return v
@@ -312,7 +318,7 @@ def _scorer(search: Search, w: Weights):
         v = waste_cache[waste] = w_blocker * blockers + w_waste * max(len(waste) - 1, 0)
         return v
 
-    def score(st) -> int:
+    def score(st: Position) -> int:
         cols, down, found, cells, dealt, waste = st
         h = offset - w_found * (found[0] + found[1] + found[2] + found[3])
         h += w_stock * (nstock - dealt)

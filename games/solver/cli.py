@@ -16,8 +16,8 @@ import math
 import os
 import statistics
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn, TextIO
 
 from .external import WorkerError, Workers, same_interpreter
 from .protocol import solve_deck
@@ -25,6 +25,8 @@ from .race import MAX_WORKERS
 from .verdicts import UNKNOWN, UNWINNABLE, WINNABLE
 
 MAX_DEALS = 10_000_000
+#: A work item: ``("seed", n)``, ``("pysol", n)`` or ``("deck", cards)``.
+Task = tuple[str, Any]
 Z95 = 1.959963984540054
 
 
@@ -33,7 +35,7 @@ class CliError(ValueError):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # never sys.exit from inside the command logic
+    def error(self, message: str) -> NoReturn:  # never sys.exit from inside the command logic
         raise CliError(message)
 
 
@@ -94,7 +96,9 @@ def parse_ranges(text: str, what: str, low: int, high: int) -> list[int]:
     return numbers
 
 
-def _positive(text: Any, name: str, kind=float, allow_none: bool = False):
+def _positive(
+    text: Any, name: str, kind: Callable[[Any], Any] = float, allow_none: bool = False
+) -> Any:
     if text is None and allow_none:
         return None
     try:
@@ -158,7 +162,7 @@ def format_summary(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
+def build_tasks(opts: dict[str, Any]) -> tuple[list[Task], dict[str, Any]]:
     """Validate the options; return the work items and the solver settings."""
     from games.engine import (
         MAX_PYSOL_DEAL,
@@ -172,7 +176,7 @@ def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
     names = [o.strip() for o in (opts.get("options") or "").split(",") if o.strip()]
     options = {name: True for name in names}
     try:
-        rules = get_rules(opts.get("preset"), options)
+        rules = get_rules(str(opts.get("preset") or ""), options)
     except RulesError as error:
         raise CliError(error.detail) from None
     budget = _positive(opts.get("budget", 10), "budget")
@@ -193,6 +197,7 @@ def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
     given = [k for k in ("seeds", "pysol_deals", "deck") if opts.get(k)]
     if len(given) != 1:
         raise CliError("give exactly one of --seeds, --pysol-deals or --deck")
+    tasks: list[Task]
     if opts.get("seeds"):
         tasks = [("seed", n) for n in parse_ranges(opts["seeds"], "seeds", 0, MAX_SEED)]
     elif opts.get("pysol_deals"):
@@ -209,7 +214,7 @@ def build_tasks(opts: dict[str, Any]) -> tuple[list[tuple], dict[str, Any]]:
     return tasks, settings
 
 
-def identify(task: tuple) -> tuple[dict[str, Any], tuple[int, ...]]:
+def identify(task: Task) -> tuple[dict[str, Any], tuple[int, ...]]:
     """A work item → the fields that name its deal in the record, and the deck."""
     from games.engine import deck_from_pysol, deck_from_seed
 
@@ -221,24 +226,26 @@ def identify(task: tuple) -> tuple[dict[str, Any], tuple[int, ...]]:
     return {"seed": None}, tuple(value)
 
 
-def solve_task(task: tuple, settings: dict[str, Any]) -> dict[str, Any]:
+def solve_task(task: Task, settings: dict[str, Any]) -> dict[str, Any]:
     """One deal → its JSON record, solved in this process."""
     names, deck = identify(task)
     return _record(settings, names, solve_deck(deck, settings))
 
 
-def _record(settings: dict[str, Any], names: dict[str, Any], solved: dict[str, Any]):
+def _record(
+    settings: dict[str, Any], names: dict[str, Any], solved: dict[str, Any]
+) -> dict[str, Any]:
     return {"preset": settings["preset"], "options": settings["options"], **names, **solved}
 
 
-def _work(item: tuple) -> dict[str, Any]:
+def _work(item: tuple[Task, dict[str, Any]]) -> dict[str, Any]:
     task, settings = item
     return solve_task(task, settings)
 
 
 def results(
-    tasks: list[tuple], settings: dict[str, Any], jobs: int, python: str | None = None
-) -> Iterator[dict]:
+    tasks: list[Task], settings: dict[str, Any], jobs: int, python: str | None = None
+) -> Iterator[dict[str, Any]]:
     """The records of ``tasks``, in order: solved in this process (``jobs`` 1), in ``jobs``
     spawned processes of this interpreter, or in ``jobs`` worker processes of the
     interpreter ``python`` (:mod:`.external`).  An interpreter that does not exist is a
@@ -247,12 +254,14 @@ def results(
         external = python is not None and not same_interpreter(python)
     except WorkerError as error:
         raise CliError(f"--python: {error}") from None
-    if not external:
+    if python is None or not external:
         return _here(tasks, settings, jobs)
     return _elsewhere(python, tasks, settings, jobs)
 
 
-def _elsewhere(python: str, tasks: list[tuple], settings: dict[str, Any], jobs: int):
+def _elsewhere(
+    python: str, tasks: list[Task], settings: dict[str, Any], jobs: int
+) -> Iterator[dict[str, Any]]:
     named = [identify(task) for task in tasks]
     try:
         with Workers(python, min(jobs, len(tasks))) as pool:
@@ -263,7 +272,7 @@ def _elsewhere(python: str, tasks: list[tuple], settings: dict[str, Any], jobs: 
         raise CliError(f"--python {python}: {error}") from None
 
 
-def _here(tasks: list[tuple], settings: dict[str, Any], jobs: int) -> Iterator[dict]:
+def _here(tasks: list[Task], settings: dict[str, Any], jobs: int) -> Iterator[dict[str, Any]]:
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield solve_task(task, settings)
@@ -313,7 +322,11 @@ def execute(opts: dict[str, Any], stdout: TextIO, stderr: TextIO) -> dict[str, A
     return summary
 
 
-def run(argv: Sequence[str] | None = None, stdout: TextIO = None, stderr: TextIO = None):
+def run(
+    argv: Sequence[str] | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> dict[str, Any]:
     """``python -m games.solver.cli --preset seahaven --seeds 1-10``; returns the summary."""
     parser = _Parser(prog="solve", description=__doc__.split("\n\n")[0])
     add_arguments(parser, os.environ.get("SOLVER_PYTHON") or None)

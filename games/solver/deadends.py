@@ -52,7 +52,8 @@ after it; then ``unwinnable`` stays a proof and the shortening stays exact.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .deadrows import dead_rows
 from .position import KING, RANK, SPACE_BIT, SUIT, Board, ColumnInfo, Position, Strip
@@ -122,13 +123,13 @@ class DeadEnds(Board):
         # Waste deals: a stock card leaves only from the waste's top, so by (a)-(c) like
         # a waste card (in any order: the order of the deals is relaxed away).  Row deals
         # come here only once their stock is empty.
-        stock = self.stock[dealt:]
+        stock: Sequence[int] = self.stock[dealt:]
         acc = 0
         gone = self._found_mask(found)
         heights = [len(col) for col in cols]
         # The table of :meth:`_dead_column` for this ``bottom_stays``.
         w = 6 if self._bottom_stays[dealt] else 5
-        strips = [info[w] if info else None for info in infos]
+        strips: list[Any] = [info[w] if info else None for info in infos]
         for col in cols:
             acc |= bit[col[-1]] if col else SPACE_BIT
         lmask = self._lower_mask
@@ -177,7 +178,7 @@ class DeadEnds(Board):
                 waste = waste[:-1]
                 taken = True
             if stock:
-                kept = []
+                kept: list[int] = []
                 for c in stock:
                     if acc & loose[c] or gone & lmask[c] == lmask[c]:
                         acc |= bit[c]

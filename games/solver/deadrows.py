@@ -30,7 +30,7 @@ stock a row at a time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .position import SPACE_BIT, ColumnInfo, Position
 
@@ -64,8 +64,10 @@ def dead_rows(search: DeadEnds, st: Position, infos: list[ColumnInfo | None]) ->
     # :meth:`.deadends.DeadEnds._dead_column` (without ``bottom_stays`` until the last
     # deal).
     heights = [len(col) for col in cols]
-    extra: list = [[] for _ in cols]
-    strips = [info[5] if info else None for info in infos]
+    extra: list[list[int]] = [[] for _ in cols]
+    strips: list[Any] = [info[5] if info else None for info in infos]
+    # Set to None when a run carries the dealt card (annotated only: no run-time cost).
+    k: int | None
     final = stays = False
     while True:
         # Accessible: the removed cards (gone, not home) and the relaxed tops.

@@ -27,8 +27,10 @@ counts stay deterministic.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from .core import _ALL_HOME, Search
+from .core import _ALL_HOME, Path, Position, Search
+from .position import ScoredMove
 from .schedule import Steps
 
 __all__ = ["BASE", "NOISE", "dive_share", "dive_steps", "luby"]
@@ -74,7 +76,7 @@ def luby(i: int) -> int:
 
 
 def dive_steps(
-    search: Search, start: tuple, opening: list, base: int = BASE, noise: float = NOISE
+    search: Search, start: Position, opening: Path, base: int = BASE, noise: float = NOISE
 ) -> Steps:
     """Restarted dives from the settled ``start`` position that the moves ``opening``
     made, as a :data:`~.schedule.Steps` generator (see :func:`.schedule.in_turns`)."""
@@ -87,10 +89,10 @@ def dive_steps(
     rng = random.Random(repr(start))
     uniform = rng.random
 
-    def noisy(option: tuple) -> float:
+    def noisy(option: ScoredMove) -> float:
         return option[0] + noise * uniform()
 
-    def perturbed(st: tuple) -> list:
+    def perturbed(st: Position) -> list[ScoredMove]:
         return sorted(moves(st), key=noisy, reverse=True)
 
     nodes = 0
@@ -104,7 +106,7 @@ def dive_steps(
         seen_add = seen.add
         # A frame: position, its moves, next index, the moves that made it (one move and
         # its auto-play), the move that undoes the one that made it (or None).
-        frames = [[start, order(start), 0, opening, None]]
+        frames: list[list[Any]] = [[start, order(start), 0, opening, None]]
         while frames:
             frame = frames[-1]
             st, options, index, _, back = frame

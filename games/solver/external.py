@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .entry import SolveResult, check_replay
 from .protocol import PROTOCOL, request, result_from, settings_for
@@ -89,6 +89,10 @@ class _Worker:
         except OSError as error:
             self.stderr.close()
             raise WorkerError(f"cannot start {python}: {error.strerror or error}") from None
+        # Both pipes exist: Popen was asked for them.
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.to_worker: IO[bytes] = self.proc.stdin
+        self.from_worker: IO[bytes] = self.proc.stdout
         self.buffer = b""
         try:
             hello = self.read(time.monotonic() + START_TIMEOUT)
@@ -106,10 +110,10 @@ class _Worker:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise WorkerError(f"solver worker ({self.python}) answered nothing in time")
-            ready, _, _ = select.select([self.proc.stdout], [], [], left)
+            ready, _, _ = select.select([self.from_worker], [], [], left)
             if not ready:
                 continue
-            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+            chunk = os.read(self.from_worker.fileno(), 1 << 16)
             if not chunk:
                 raise WorkerError(
                     f"solver worker ({self.python}) died (exit code {self.proc.poll()}): "
@@ -124,7 +128,7 @@ class _Worker:
 
     def ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         try:
-            self.proc.stdin.write(json.dumps(request).encode() + b"\n")
+            self.to_worker.write(json.dumps(request).encode() + b"\n")
         except OSError:
             raise WorkerError(f"solver worker ({self.python}) died: {self.stderr_tail()}") from None
         answer = self.read(time.monotonic() + timeout)
@@ -144,7 +148,7 @@ class _Worker:
     def stop(self) -> None:
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.close()  # the end of input: the worker leaves by itself
+                self.to_worker.close()  # the end of input: the worker leaves by itself
                 self.proc.wait(timeout=1.0)
             except (OSError, subprocess.TimeoutExpired):
                 try:
@@ -152,7 +156,7 @@ class _Worker:
                 except OSError:
                     self.proc.kill()
                 self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
+        for stream in (self.to_worker, self.from_worker):
             try:
                 stream.close()
             except OSError:
@@ -197,8 +201,8 @@ class Workers:
     ) -> Iterator[dict[str, Any]]:
         """Solve ``(deck, settings)`` pairs; yield each answer (the solver fields of a
         record, :func:`.protocol.solve_deck`) in the order given."""
-        todo: queue.Queue = queue.Queue()
-        done: queue.Queue = queue.Queue()
+        todo: queue.Queue[tuple[int, dict[str, Any], float]] = queue.Queue()
+        done: queue.Queue[tuple[int, Any]] = queue.Queue()
         count = 0
         for index, (deck, settings) in enumerate(decks):
             todo.put((index, request(deck, settings), _watchdog(settings)))

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
+from typing import Any
 
 from .deadends import DeadEnds
 from .position import (
@@ -127,7 +128,7 @@ class MoveGen(DeadEnds):
 
     def moves(self, st: Position) -> list[ScoredMove]:
         """Legal moves (modulo pruning), best first."""
-        infos = self._infos(st)
+        infos: list[Any] = self._infos(st)
         if self.dead_check and self._dead(st, infos):
             return []
         cols, down, found, cells, dealt, waste = st
@@ -136,6 +137,7 @@ class MoveGen(DeadEnds):
         king_space = self.king_space
         supermove = self.supermove
         cell_parent = self.cell_parent
+        j: int | None  # a target column, or none (annotated only: no run-time cost)
         tops: dict[int, int] = {}
         empties: list[int] = []
         for j, col in enumerate(cols):

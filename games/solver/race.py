@@ -32,11 +32,20 @@ import select
 import signal
 import threading
 import time
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
-from .core import OutOfBudget, Search
+from .core import OutOfBudget, Path, Search
 from .verdicts import DECIDED, UNKNOWN, UNWINNABLE, WINNABLE
 
-__all__ = ["MAX_WORKERS", "Rival", "can_fork"]
+if TYPE_CHECKING:
+    from games.engine import State
+
+__all__ = ["MAX_WORKERS", "Answer", "Rival", "can_fork"]
+
+#: A rival's answer: ``(verdict, the internal path of a win or None, positions searched)``.
+# ``X | None`` only inside a string: aliases run on the worker's Python 3.9 too.
+Answer = tuple[str, "Path | None", int]
 
 #: The main search and one rival: the most processes a deal can have.
 MAX_WORKERS = 2
@@ -57,7 +66,9 @@ class Rival:
     win), :data:`.verdicts.UNWINNABLE` or :data:`.verdicts.UNKNOWN` (budget spent, or
     stopped)."""
 
-    def __init__(self, state, node_limit: int, deadline: float, pruning: bool = True) -> None:
+    def __init__(
+        self, state: State, node_limit: int, deadline: float, pruning: bool = True
+    ) -> None:
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child leaves through os._exit
@@ -65,8 +76,8 @@ class Rival:
             _child(write_fd, state, node_limit, deadline, pruning)
         os.close(write_fd)
         self.pid = pid
-        self._fd = read_fd
-        self.answer: tuple | None = None
+        self._fd: int | None = read_fd
+        self.answer: Answer | None = None
         self._reaper: threading.Thread | None = None
 
     def ready(self, timeout: float = 0.0) -> bool:
@@ -79,14 +90,14 @@ class Rival:
 
     def decided(self) -> bool:
         """Has the child reported a verdict that ends the race (a win or a proof)?"""
-        return self.ready() and self.answer[0] in DECIDED
+        return self.ready() and self.answer is not None and self.answer[0] in DECIDED
 
-    def wait(self, deadline: float) -> tuple | None:
+    def wait(self, deadline: float) -> Answer | None:
         """The child's answer, waiting until ``deadline`` (``time.perf_counter()``) at most."""
         self.ready(deadline - time.perf_counter())
         return self.answer
 
-    def stop(self) -> tuple | None:
+    def stop(self) -> Answer | None:
         """End the child (it reports its count when asked to stop) and have it reaped;
         returns the answer, ``None`` if the child died without one.  Safe to call more
         than once.
@@ -121,6 +132,7 @@ class Rival:
         return not self._reaper.is_alive()
 
     def _collect(self) -> None:
+        assert self._fd is not None  # only while the pipe is open
         chunks = []
         while True:
             chunk = os.read(self._fd, 1 << 16)
@@ -140,7 +152,7 @@ def _reap(pid: int) -> None:
         pass
 
 
-def _send(write_fd: int, answer: tuple) -> None:
+def _send(write_fd: int, answer: Answer) -> None:
     data = memoryview(pickle.dumps(answer))
     while data:
         written = os.write(write_fd, data)
@@ -150,7 +162,9 @@ def _send(write_fd: int, answer: tuple) -> None:
     os.close(write_fd)
 
 
-def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool):
+def _child(
+    write_fd: int, state: State, node_limit: int, deadline: float, pruning: bool
+) -> NoReturn:
     """The forked child: search, send one message, leave.  Never returns."""
     code = 0
     # The child leaves through os._exit and frees nothing, so the cyclic collector has no
@@ -161,7 +175,7 @@ def _child(write_fd: int, state, node_limit: int, deadline: float, pruning: bool
     try:
         searching = True
 
-        def on_term(signum, frame):
+        def on_term(signum: int, frame: FrameType | None) -> None:
             # Only while searching: once the message is being written, let it finish.
             if searching:
                 raise OutOfBudget

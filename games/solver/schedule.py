@@ -20,13 +20,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Generator, Sequence
 
-from .core import OutOfBudget, Search
+from .core import OutOfBudget, Path, Position, Search
 
 __all__ = ["SLICE", "Interrupted", "Steps", "StepsFactory", "in_turns"]
 
-Steps = Generator[int, int, tuple]
+# ``X | None`` only inside a string: aliases run on the worker's Python 3.9 too.
+Steps = Generator[int, int, "tuple[Path | None, int]"]
 #: ``factory(search, start, opening)`` → the search's :data:`Steps` from ``start``.
-StepsFactory = Callable[[Search, tuple, list], Steps]
+StepsFactory = Callable[[Search, Position, Path], Steps]
 
 #: Positions per turn, and how often the clock is read (every ``SLICE`` positions in all).
 SLICE = 256
@@ -42,7 +43,7 @@ def in_turns(
     node_limit: int,
     deadline: float,
     interrupt: Callable[[], bool] | None = None,
-) -> list | None:
+) -> Path | None:
     """Play ``search``'s opening, then run ``searches`` (pairs of a :data:`StepsFactory`
     and its share of the positions) from there in turns until one of them ends, and
     return its answer: a win's path, or ``None`` for a proof.  Raise
@@ -55,7 +56,7 @@ def in_turns(
     its share.  ``interrupt``, when given, is asked whenever the clock is read; if it
     answers true, :class:`Interrupted` is raised (``search.nodes`` as above).
     """
-    opening: list = []
+    opening: Path = []
     start = search.opening(opening)
     if sum(start[2]) == 52:
         search.nodes = 0
@@ -72,6 +73,7 @@ def in_turns(
             try:
                 counts[i] = gens[i].send(counts[i] + step)
             except StopIteration as stop:
+                path: Path | None
                 path, counts[i] = stop.value
                 return path
             total = sum(counts)

@@ -26,7 +26,7 @@ from typing import Any
 from games.engine import Move, State, apply_move, legal_moves
 
 
-def _exact_key(state: State) -> tuple:
+def _exact_key(state: State) -> tuple[Any, ...]:
     return (state.cols, state.down, state.found, state.cells, len(state.stock), state.waste)
 
 
@@ -47,7 +47,7 @@ def _one_pass(start: State, moves: list[Move], deadline: float) -> list[Move]:
     states = [start]
     for move in moves:
         states.append(apply_move(states[-1], move))
-    last_seen: dict[tuple, int] = {}
+    last_seen: dict[tuple[Any, ...], int] = {}
     keys = [_exact_key(s) for s in states]
     for index, key in enumerate(keys):
         last_seen[key] = index
@@ -71,7 +71,9 @@ def _one_pass(start: State, moves: list[Move], deadline: float) -> list[Move]:
     return out
 
 
-def splice_api(start: State, moves: Sequence[dict[str, Any]], deadline: float) -> list[dict]:
+def splice_api(
+    start: State, moves: Sequence[dict[str, Any]], deadline: float
+) -> list[dict[str, Any]]:
     """:func:`splice` for moves in the API's JSON form."""
     spliced = splice(start, [Move.from_dict(m) for m in moves], deadline)
     return [m.to_dict() for m in spliced]
