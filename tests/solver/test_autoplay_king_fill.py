@@ -4,7 +4,7 @@ the rule refuse a deal a win makes.  Each condition is checked on a hand-made co
 the verdicts with pruning on are compared with the plain search on small random positions
 with stock left and Kings among the table cards.  (Positions where an unguarded auto-play
 would change a verdict are rare: none among 600 such random ones, so the conditions
-themselves rest on the hand-made cases and the proof in :mod:`games.solver`.)"""
+themselves rest on the hand-made cases and the proof in :mod:`games.solver.autoplay`.)"""
 
 from __future__ import annotations
 
