@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "games",
     "leaderboard",
+    "games.winnability",
 ]
 
 MIDDLEWARE = [

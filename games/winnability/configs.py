@@ -1,0 +1,55 @@
+"""Configurations (preset + options) as the results name them, and the solver's version."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from games import engine
+
+#: The version results are stored under: bump it when a change of the solver may change
+#: which deals it decides within a budget (not for a refactoring), so old and new results
+#: are never mixed in one table.  ``WINNABILITY_SOLVER_VERSION`` overrides it.
+SOLVER_VERSION = "2026-12-03"
+
+#: Every preset with its default options, and the option sets the bench measures too.
+CONFIGS = (
+    "easthaven",
+    "easthaven-open",
+    "easthaven-open+partial_runs",
+    "easthaven-suit",
+    "westcliff",
+    "westcliff-classic",
+    "seahaven",
+    "seahaven+classic_supermove",
+)
+
+
+def solver_version() -> str:
+    return str(getattr(settings, "WINNABILITY_SOLVER_VERSION", "") or SOLVER_VERSION)
+
+
+def options_key(options: dict[str, bool] | None) -> str:
+    """``{"partial_runs": True}`` → ``"partial_runs"``: the options switched on, sorted."""
+    return ",".join(sorted(name for name, on in (options or {}).items() if on))
+
+
+def options_dict(key: str) -> dict[str, bool]:
+    return {name: True for name in key.split(",") if name}
+
+
+def rules_for(preset: str, key: str) -> engine.Rules:
+    """The engine's rules; :class:`engine.RulesError` for an unknown preset or option."""
+    return engine.get_rules(preset, options_dict(key))
+
+
+def config_name(preset: str, key: str) -> str:
+    """``easthaven-open`` or ``easthaven-open+partial_runs`` (as ``bench/solver.py``)."""
+    return "+".join([preset, *[name for name in key.split(",") if name]])
+
+
+def parse_config(name: str) -> tuple[str, str]:
+    """``"seahaven+classic_supermove"`` → ``("seahaven", "classic_supermove")``, checked."""
+    preset, *names = name.split("+")
+    key = options_key({n: True for n in names})
+    rules_for(preset, key)
+    return preset, key

@@ -1,0 +1,136 @@
+"""Solving a chunk of seeds and storing each deal's result as soon as it is known.
+
+A chunk is what one Celery task solves (:mod:`.tasks`); the same function runs in-process
+when there is no broker.  Each deal's row is inserted the moment it is solved (ignoring a
+row already there), and a chunk starts by skipping the seeds already stored at its budget,
+so a worker killed in the middle of a chunk loses at most the deal it was solving: the
+redelivered task (``acks_late``) solves only what is missing.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.utils import timezone
+
+from games import engine
+from games.solver import WINNABLE, check_replay
+from games.solver.cli import solve_deck
+from games.solver.external import WorkerError, Workers, same_interpreter
+from games.solver.worker import interpreter_name
+
+from .configs import options_dict
+from .models import DealResult
+
+log = logging.getLogger(__name__)
+
+_pools: dict[str, Workers] = {}
+_pools_guard = threading.Lock()
+
+
+def _pool(python: str) -> Workers:
+    """One long-lived solver process of ``python`` per Celery process: PyPy's JIT warms up
+    once (about a second), not once per chunk."""
+    with _pools_guard:
+        pool = _pools.get(python)
+        if pool is None:
+            pool = _pools[python] = Workers(python, 1)
+        return pool
+
+
+def _drop_pool(python: str) -> None:
+    with _pools_guard:
+        pool = _pools.pop(python, None)
+    if pool is not None:
+        pool.close()
+
+
+def _elsewhere(python: str) -> bool:
+    """Is ``python`` another interpreter than this one?  One this host lacks is logged and
+    the deal solved here: the run goes on, only slower."""
+    try:
+        return not same_interpreter(python)
+    except WorkerError as error:
+        log.error("solver interpreter unavailable, solving here: %s", error)
+        return False
+
+
+def solve_one(
+    preset: str, options: str, seed: int, budget: float, python: str | None, race: bool
+) -> tuple[dict[str, Any], str]:
+    """Decide deal ``seed`` (no shortening): the solver's answer and the interpreter that
+    gave it.  In a solver process of ``python`` (e.g. pypy3) when given, else here; a
+    win found elsewhere is replayed by this process's engine before it counts."""
+    deck = engine.deck_from_seed(seed)
+    settings = {
+        "preset": preset,
+        "options": options_dict(options),
+        "budget": budget,
+        "nodes": None,
+        "shorten": False,
+        "workers": 2 if race else 1,
+    }
+    if python and _elsewhere(python):
+        for attempt in (1, 2):
+            try:
+                pool = _pool(python)
+                answer = next(pool.imap([(deck, settings)]))
+                if "error" in answer:
+                    raise WorkerError(answer["error"])
+                if answer["verdict"] == WINNABLE:
+                    check_replay(engine.get_rules(preset, settings["options"]), deck, answer["moves"])
+                return answer, pool.name
+            except WorkerError as error:
+                _drop_pool(python)
+                log.warning("solver process %s failed (attempt %d): %s", python, attempt, error)
+        log.error("solver process %s keeps failing: solving seed %d here", python, seed)
+    return solve_deck(deck, settings), interpreter_name()
+
+
+def solve_chunk(
+    preset: str,
+    options: str,
+    seeds: Sequence[int],
+    budget: float,
+    version: str,
+    python: str | None = None,
+    race: bool = False,
+    on_result: Callable[[DealResult], None] | None = None,
+) -> dict[str, int]:
+    """Solve the ``seeds`` not yet stored at this budget and version, storing each at once.
+    Returns how many were solved and how many were already there."""
+    done = set(
+        DealResult.objects.filter(
+            preset=preset, options=options, budget=budget, solver_version=version, seed__in=seeds
+        ).values_list("seed", flat=True)
+    )
+    host = socket.gethostname()[:100]
+    solved = 0
+    for seed in seeds:
+        if seed in done:
+            continue
+        answer, interpreter = solve_one(preset, options, seed, budget, python, race)
+        row = DealResult(
+            preset=preset,
+            options=options,
+            seed=seed,
+            budget=budget,
+            solver_version=version,
+            verdict=answer["verdict"],
+            nodes=int(answer.get("nodes") or 0),
+            seconds=float(answer.get("seconds") or 0.0),
+            length=answer.get("first_length"),
+            interpreter=interpreter[:40],
+            host=host,
+            solved_at=timezone.now(),
+        )
+        DealResult.objects.bulk_create([row], ignore_conflicts=True)
+        done.add(seed)
+        solved += 1
+        if on_result is not None:
+            on_result(row)
+    return {"solved": solved, "skipped": len(seeds) - solved}

@@ -1,0 +1,151 @@
+"""Summaries of the stored results: per configuration and budget, won / lost / unknown,
+the winnable share of the decided deals with its 95 % Wilson interval, and percentiles of
+the seconds per deal; as Markdown for the README.
+
+A deal counts at budget ``b`` as decided when some budget up to ``b`` decided it (a deal
+is only retried at a larger budget while unknown), and as unknown when its row at ``b``
+is unknown; deals never tried at ``b`` (nor decided before) are not counted there.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.solver.cli import wilson
+from games.solver.verdicts import UNKNOWN, UNWINNABLE, WINNABLE
+
+from .configs import CONFIGS, config_name
+from .models import DealResult
+
+PERCENTILES = (50, 90, 99)
+
+
+@dataclass
+class BudgetRow:
+    budget: float
+    won: int = 0
+    lost: int = 0
+    unknown: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def deals(self) -> int:
+        return self.won + self.lost + self.unknown
+
+    @property
+    def decided(self) -> int:
+        return self.won + self.lost
+
+    @property
+    def share(self) -> float | None:
+        return self.won / self.decided if self.decided else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.won, self.decided)
+
+    def percentile(self, p: int) -> float | None:
+        """Nearest-rank percentile of the seconds of the deals solved at this budget."""
+        if not self.seconds:
+            return None
+        ordered = sorted(self.seconds)
+        rank = max(1, -(-p * len(ordered) // 100))
+        return ordered[rank - 1]
+
+    def as_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {
+            "budget": self.budget,
+            "deals": self.deals,
+            "winnable": self.won,
+            "unwinnable": self.lost,
+            "unknown": self.unknown,
+            "winnable_share": self.share,
+            "winnable_ci95": [lo, hi],
+            "seconds": {f"p{p}": self.percentile(p) for p in PERCENTILES}
+            | {"max": max(self.seconds, default=None)},
+        }
+
+
+def table(preset: str, options: str, version: str) -> list[BudgetRow]:
+    """One configuration's rows, one per budget it was run at, smallest first."""
+    by_seed: dict[int, dict[float, str]] = defaultdict(dict)
+    seconds: dict[float, list[float]] = defaultdict(list)
+    rows = DealResult.objects.filter(preset=preset, options=options, solver_version=version)
+    for seed, budget, verdict, secs in rows.values_list("seed", "budget", "verdict", "seconds"):
+        by_seed[seed][budget] = verdict
+        seconds[budget].append(secs)
+    out = []
+    for budget in sorted(seconds):
+        row = BudgetRow(budget, seconds=seconds[budget])
+        for verdicts in by_seed.values():
+            decided = [v for b, v in verdicts.items() if b <= budget and v != UNKNOWN]
+            if decided:
+                row.won += decided[0] == WINNABLE
+                row.lost += decided[0] == UNWINNABLE
+            elif verdicts.get(budget) == UNKNOWN:
+                row.unknown += 1
+        out.append(row)
+    return out
+
+
+def stored_configs(version: str) -> list[tuple[str, str]]:
+    """The (preset, options) pairs with results, in ``CONFIGS`` order, others after."""
+    found = set(
+        DealResult.objects.filter(solver_version=version)
+        .values_list("preset", "options")
+        .distinct()
+    )
+    order = {name: i for i, name in enumerate(CONFIGS)}
+    return sorted(found, key=lambda c: (order.get(config_name(*c), len(order)), c))
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+def _secs(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def seed_span(preset: str, options: str, version: str) -> str:
+    seeds = DealResult.objects.filter(preset=preset, options=options, solver_version=version)
+    values = seeds.values_list("seed", flat=True).distinct()
+    count = values.count()
+    if not count:
+        return "no seeds"
+    lo, hi = min(values), max(values)
+    span = f"seeds {lo}–{hi}" if hi - lo + 1 == count else f"{count} seeds in {lo}–{hi}"
+    return f"{count} deals ({span})"
+
+
+def markdown(version: str, configs: list[tuple[str, str]] | None = None) -> str:
+    """The README's table: one line per configuration and budget."""
+    configs = stored_configs(version) if configs is None else configs
+    lines = [
+        f"Solver version `{version}`.",
+        "",
+        "| configuration | deals | budget | won | lost | unknown | decided | winnable share "
+        "of decided, 95 % Wilson | s/deal p50 / p90 / p99 / max |",
+        "|---|---|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for preset, options in configs:
+        span = seed_span(preset, options, version)
+        for row in table(preset, options, version):
+            lo, hi = row.interval
+            share = (
+                "–"
+                if row.share is None
+                else f"{100 * row.share:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]"
+            )
+            times = " / ".join(
+                _secs(v) for v in [*(row.percentile(p) for p in PERCENTILES), max(row.seconds)]
+            )
+            lines.append(
+                f"| {config_name(preset, options)} | {span} | {row.budget:g} s | {row.won} "
+                f"| {row.lost} | {row.unknown} | {_pct(row.decided / row.deals)} | {share} "
+                f"| {times} |"
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,32 @@
+"""The Celery task of a winnability run: one chunk of seeds at one budget.
+
+``acks_late`` with ``reject_on_worker_lost``: the message is acknowledged only once the
+chunk is done, so a worker that dies mid-chunk leaves it to be redelivered (at once for a
+killed prefork child, after the broker's ``visibility_timeout`` for a lost host); the task
+is idempotent (:func:`.runs.solve_chunk` skips stored deals), so a redelivery, or the same
+chunk sent twice by two runs of the command, costs only the deals still missing.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games.tasks import RELIABLE
+
+from . import runs
+
+
+@shared_task(name="winnability.solve_chunk", reject_on_worker_lost=True, **RELIABLE)
+def solve_chunk(
+    preset: str,
+    options: str,
+    seeds: list[int],
+    budget: float,
+    version: str,
+    python: str | None = None,
+    race: bool = False,
+) -> dict[str, int]:
+    from django.conf import settings
+
+    python = python or settings.SOLVER_PYTHON or None
+    return runs.solve_chunk(preset, options, seeds, budget, version, python=python, race=race)
