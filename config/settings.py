@@ -245,6 +245,7 @@ REST_FRAMEWORK = {
         "plays": os.environ.get("THROTTLE_PLAYS", "120/min"),
         "moves": os.environ.get("THROTTLE_MOVES", "600/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "30/min"),
+        "hints": os.environ.get("THROTTLE_HINTS", "10/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.winnability.serializers import WinnabilitySerializer
+
 from .. import services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
 from .openapi import MOVE_REF
@@ -92,6 +94,9 @@ class PresetSerializer(serializers.Serializer):
     )
     options = serializers.DictField(
         child=serializers.BooleanField(), help_text="every option of the preset, with its default"
+    )
+    winnability = WinnabilitySerializer(
+        allow_null=True, help_text="solver results over seeds, default options (null: none yet)"
     )
 
 

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from ..winnability.views import HintView
 from . import views
 
 urlpatterns = [
@@ -14,4 +15,5 @@ urlpatterns = [
     path("plays", views.PlaysView.as_view(), name="plays"),
     path("plays/<uuid:play_id>", views.PlayDetailView.as_view(), name="play-detail"),
     path("plays/<uuid:play_id>/moves", views.MovesView.as_view(), name="play-moves"),
+    path("plays/<uuid:play_id>/hint", HintView.as_view(), name="play-hint"),
 ]

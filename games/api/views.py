@@ -31,6 +31,7 @@ from ..idempotency import idempotent
 from ..models import Play
 from ..preset_texts import preset_document
 from ..problems import Problem
+from ..winnability.selectors import preset_winnability
 from . import caching
 from .openapi import (
     AUTH_REQUIRED,
@@ -177,9 +178,12 @@ class PresetsView(APIView):
     def get(self, request: Request) -> Response:
         """The presets of RULES.md with their options (and defaults), and their title,
         description and a full rules summary in the negotiated language (``?lang=en|de|ru``,
-        else ``Accept-Language``, else English)."""
+        else ``Accept-Language``, else English); ``winnability``: each preset's winnable
+        share from the solver's results."""
+        winnability = preset_winnability()
         presets = [
-            preset_document(name, dict(rules.options)) for name, rules in engine.PRESETS.items()
+            {**preset_document(name, dict(rules.options)), "winnability": winnability.get(name)}
+            for name, rules in engine.PRESETS.items()
         ]
         return caching.cached(request, {"presets": presets}, caching.STATIC)
 

@@ -45,8 +45,8 @@ def export(path: Path | str) -> int:
             record["budget"] = f"{record['budget']:g}"
             record["seconds"] = f"{record['seconds']:.4f}"
             record["length"] = "" if record["length"] is None else record["length"]
-            record["solved_at"] = record["solved_at"].astimezone(dt.UTC).isoformat(
-                timespec="seconds"
+            record["solved_at"] = (
+                record["solved_at"].astimezone(dt.UTC).isoformat(timespec="seconds")
             )
             writer.writerow([record[c] for c in COLUMNS])
             count += 1

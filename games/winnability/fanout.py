@@ -62,8 +62,8 @@ class Run:
     def pending(self, budget: float) -> list[int]:
         """Seeds with no row at ``budget`` that no budget up to it decided."""
         have, decided = set(), set()
-        for seed, at, verdict in self.rows().filter(budget__lte=budget).values_list(
-            "seed", "budget", "verdict"
+        for seed, at, verdict in (
+            self.rows().filter(budget__lte=budget).values_list("seed", "budget", "verdict")
         ):
             if verdict in DECIDED:
                 decided.add(seed)
@@ -99,7 +99,7 @@ def execute(run: Run, stderr: TextIO, progress: bool = True) -> list[dict[str, A
             for chunk in run.chunks(todo, budget):
                 runs.solve_chunk(
                     run.preset, run.options, chunk, budget, run.version,
-                    python=run.python, race=run.race, on_result=lambda _row: bar.update(1),
+                    python=run.python, race=run.race, on_result=lambda _row, bar=bar: bar.update(1),
                 )  # fmt: skip
         else:
             _send_and_follow(run, todo, budget, bar)

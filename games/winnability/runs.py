@@ -78,11 +78,13 @@ def solve_one(
         for attempt in (1, 2):
             try:
                 pool = _pool(python)
-                answer = next(pool.imap([(deck, settings)]))
+                # Exhaust the generator: one left suspended closes the pool when collected.
+                (answer,) = list(pool.imap([(deck, settings)]))
                 if "error" in answer:
                     raise WorkerError(answer["error"])
                 if answer["verdict"] == WINNABLE:
-                    check_replay(engine.get_rules(preset, settings["options"]), deck, answer["moves"])
+                    rules = engine.get_rules(preset, settings["options"])
+                    check_replay(rules, deck, answer["moves"])
                 return answer, pool.name
             except WorkerError as error:
                 _drop_pool(python)

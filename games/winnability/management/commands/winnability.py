@@ -30,7 +30,9 @@ def _budgets(text: str) -> list[float]:
     try:
         budgets = sorted({float(part) for part in text.split(",") if part.strip()})
     except ValueError:
-        raise CommandError(f"--budgets: {text!r} is not a list of seconds such as 10,60,600")
+        raise CommandError(
+            f"--budgets: {text!r} is not a list of seconds such as 10,60,600"
+        ) from None
     if not budgets or any(not 0 < b <= 86400 for b in budgets):
         raise CommandError("--budgets: give seconds between 0 and 86400, such as 10,60,600")
     return budgets

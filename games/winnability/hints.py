@@ -1,0 +1,139 @@
+"""Hints in practice plays: the next move of a winning line from the play's position.
+
+The solver searches the exact position, face-down cards and the stock's order included
+(it is a "thoughtful" solver: it knows every card), within ``HINT_BUDGET_SECONDS``
+(default 1.2 s; shortening of the line found included).  The answer is one of:
+
+* ``move``: the first move of a win the engine replayed to the end; only that move leaves
+  the server, in the API's move form (pile ids and a count, never a card name);
+* ``no_win_from_here``: the search was exhaustive and found no win;
+* ``unknown``: not decided within the budget.
+
+A winning line's every position is answered at once with its next move on that line, so
+a player who keeps asking follows one line to the win (lines found from successive
+positions could otherwise undo each other).  Answers are cached per exact position (``engine.state_hash``, which covers the hidden
+cards, with the rules, the budget and the solver version in the key): decided ones in the
+Django cache and in the database (:class:`.models.HintAnswer`, so they survive a cache
+flush and are shared by every web process), ``unknown`` only in the Django cache, for a
+few minutes.  Ranked plays get no hints (403 ``hints_not_allowed``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+
+from games import engine, services
+from games.problems import Problem
+from games.solver import UNWINNABLE, WINNABLE, solve_state
+
+from .configs import solver_version
+from .models import HintAnswer
+
+MOVE = "move"
+NO_WIN = "no_win_from_here"
+UNKNOWN = "unknown"
+DEFAULT_BUDGET = 1.2
+#: Of the budget, at most this share goes to shortening the line found (cutting its
+#: cycles first), so the hinted move is a purposeful one more often than a first win's.
+SHORTEN_SHARE = 0.25
+DECIDED_TTL = 24 * 3600
+UNKNOWN_TTL = 600
+#: Positions of a winning line stored with its first (see :func:`_line_answers`).
+MAX_LINE = 400
+
+
+def budget() -> float:
+    return float(getattr(settings, "HINT_BUDGET_SECONDS", DEFAULT_BUDGET))
+
+
+def position_key(state: engine.State, seconds: float) -> str:
+    """The cache key of a position: never sent out (it is a function of hidden cards)."""
+    text = f"{state.rules.key}|{engine.state_hash(state)}|{seconds:g}|{solver_version()}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def solve_position(state: engine.State, seconds: float) -> dict[str, Any]:
+    """The hint for ``state`` (no cache): ``{"result", "move", "seconds", "line"}``, with
+    ``line`` the whole winning line (API moves) when there is one."""
+    result = solve_state(
+        state, time_budget=seconds, shorten=True, shorten_budget=SHORTEN_SHARE * seconds
+    )
+    if result.verdict == WINNABLE:
+        line = [engine.Move.from_dict(m).to_dict() for m in result.moves]
+        return {"result": MOVE, "move": line[0], "seconds": result.seconds, "line": line}
+    outcome = NO_WIN if result.verdict == UNWINNABLE else UNKNOWN
+    return {"result": outcome, "move": None, "seconds": result.seconds, "line": []}
+
+
+def _line_answers(
+    state: engine.State, line: list[dict[str, Any]], seconds: float, spent: float
+) -> dict[str, dict[str, Any]]:
+    """Every position along a winning line → its next move on that line (stopping at a
+    position seen before): stored together, so that a player who follows the hints
+    follows this one line to the win instead of hopping between lines that may undo each
+    other.  Each line overwrites older answers; along any chain of answers the line that
+    wrote them only gets newer, so following hints always ends in a win."""
+    answers: dict[str, dict[str, Any]] = {}
+    for raw in line[:MAX_LINE]:
+        key = position_key(state, seconds)
+        if key in answers:
+            break
+        answers[key] = {"result": MOVE, "move": raw, "seconds": spent}
+        state = engine.apply_move(state, engine.Move.from_dict(raw))
+    return answers
+
+
+def _store(answers: dict[str, dict[str, Any]]) -> None:
+    HintAnswer.objects.bulk_create(
+        [HintAnswer(key=key, **answer) for key, answer in answers.items()],
+        update_conflicts=True,
+        unique_fields=["key"],
+        update_fields=["result", "move", "seconds"],
+    )
+    cache.set_many({f"hint:{key}": answer for key, answer in answers.items()}, DECIDED_TTL)
+
+
+def cached_or_solved(state: engine.State) -> tuple[dict[str, Any], bool]:
+    """The hint for ``state`` and whether it came from the cache."""
+    seconds = budget()
+    key = position_key(state, seconds)
+    cache_key = f"hint:{key}"
+    found = cache.get(cache_key)
+    if found is not None:
+        return found, True
+    stored = HintAnswer.objects.filter(key=key).first()
+    if stored is not None:
+        found = {"result": stored.result, "move": stored.move, "seconds": stored.seconds}
+        cache.set(cache_key, found, DECIDED_TTL)
+        return found, True
+    solved = solve_position(state, seconds)
+    line = solved.pop("line")
+    if solved["result"] == UNKNOWN:
+        cache.set(cache_key, solved, UNKNOWN_TTL)
+    elif solved["result"] == NO_WIN:
+        _store({key: solved})
+    else:
+        _store(_line_answers(state, line, seconds, solved["seconds"]))
+    return solved, False
+
+
+def hint(play_id: uuid.UUID | str, player: AbstractBaseUser) -> dict[str, Any]:
+    """The hint for the caller's practice play at its current position."""
+    play = services.get_play(play_id, player)
+    if play.ranked:
+        raise Problem(
+            403,
+            "hints_not_allowed",
+            "hints are for practice plays; a ranked daily play gets none",
+        )
+    if play.finished:
+        raise Problem(409, "play_finished", f"this play is over ({play.status})")
+    state = engine.state_from_json(services.rules_of(play), play.state)
+    found, cached = cached_or_solved(state)
+    return {"result": found["result"], "move": found["move"], "seq": play.seq, "cached": cached}

@@ -1,0 +1,148 @@
+"""``manage.py winnability`` in-process (no broker): planning, retries at larger budgets,
+idempotent reruns, CSV export and import, the tables."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.winnability import runs
+from games.winnability.configs import solver_version
+from games.winnability.models import DealResult
+from games.winnability.tables import markdown, table
+
+pytestmark = pytest.mark.django_db
+
+
+def winnability(*args: str) -> str:
+    out = io.StringIO()
+    call_command("winnability", *args, "--no-progress", stdout=out, stderr=io.StringIO())
+    return out.getvalue()
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    """A scripted solver: seed s is unknown below budget ``hard[s]``, then decided
+    (winnable for odd seeds); every call is recorded."""
+    calls: list[tuple[int, float]] = []
+    hard: dict[int, float] = {}
+
+    def solve_one(preset, options, seed, budget, python, race):
+        calls.append((seed, budget))
+        if budget < hard.get(seed, 0):
+            return {"verdict": "unknown", "nodes": 99, "seconds": budget}, "test"
+        verdict = "winnable" if seed % 2 else "unwinnable"
+        return {"verdict": verdict, "nodes": 5, "seconds": 0.01, "first_length": 9}, "test"
+
+    monkeypatch.setattr(runs, "solve_one", solve_one)
+    return calls, hard
+
+
+def test_real_solver_stores_one_row_per_deal_and_a_rerun_solves_nothing():
+    out = winnability("--preset", "seahaven", "--seeds", "1-6", "--budgets", "5")
+    assert "seahaven @5s: 6 deals" in out
+    rows = DealResult.objects.filter(preset="seahaven", options="", budget=5.0)
+    assert rows.count() == 6
+    assert set(rows.values_list("solver_version", flat=True)) == {solver_version()}
+    assert all(r.verdict in ("winnable", "unwinnable") for r in rows)
+    again = winnability("--preset", "seahaven", "--seeds", "1-6", "--budgets", "5")
+    assert "seahaven @5s: 0 deals" in again
+    assert DealResult.objects.count() == 6
+
+
+def test_options_are_part_of_the_key():
+    winnability("--preset", "seahaven", "--options", "classic_supermove", "--seeds", "1-2")
+    winnability("--configs", "seahaven", "--seeds", "1-2")
+    assert sorted(DealResult.objects.values_list("options", flat=True)) == [
+        "",
+        "",
+        "classic_supermove",
+        "classic_supermove",
+    ]
+
+
+def test_unknown_deals_are_retried_at_the_next_budget_only(scripted):
+    calls, hard = scripted
+    hard.update({3: 60, 4: 600, 5: 10**6})
+    winnability("--preset", "westcliff", "--seeds", "1-5", "--budgets", "600,10,60")
+    assert [c for c in calls if c[1] == 10] == [(s, 10) for s in range(1, 6)]
+    assert [c for c in calls if c[1] == 60] == [(3, 60), (4, 60), (5, 60)]
+    assert [c for c in calls if c[1] == 600] == [(4, 600), (5, 600)]
+    rows = table("westcliff", "", solver_version())
+    assert [(r.budget, r.won, r.lost, r.unknown) for r in rows] == [
+        (10, 1, 1, 3),
+        (60, 2, 1, 2),
+        (600, 2, 2, 1),
+    ]
+    # resuming with a larger seed range solves only the new seeds
+    calls.clear()
+    winnability("--preset", "westcliff", "--seeds", "1-6", "--budgets", "10,60,600")
+    assert calls == [(6, 10)]
+
+
+def test_a_chunk_skips_the_deals_already_stored(scripted):
+    calls, _ = scripted
+    version = solver_version()
+    assert runs.solve_chunk("seahaven", "", [1, 2, 3], 10.0, version) == {
+        "solved": 3,
+        "skipped": 0,
+    }
+    calls.clear()
+    assert runs.solve_chunk("seahaven", "", [2, 3, 4], 10.0, version) == {
+        "solved": 1,
+        "skipped": 2,
+    }
+    assert calls == [(4, 10.0)]
+
+
+def test_csv_export_then_import_into_an_empty_database_is_the_same(scripted, tmp_path):
+    _, hard = scripted
+    hard[2] = 100
+    winnability("--configs", "westcliff,seahaven+classic_supermove", "--seeds", "1-4")
+    path = tmp_path / "data" / "results.csv"
+    assert f"exported 8 rows to {path}" in winnability("--export", str(path))
+    before = sorted(DealResult.objects.values_list("preset", "options", "seed", "verdict"))
+    first = path.read_bytes()
+    DealResult.objects.all().delete()
+    assert "8 rows, 8 new" in winnability("--import", str(path))
+    assert "8 rows, 0 new" in winnability("--import", str(path))
+    after = sorted(DealResult.objects.values_list("preset", "options", "seed", "verdict"))
+    assert after == before
+    winnability("--export", str(path))
+    assert path.read_bytes() == first
+
+
+def test_a_bad_csv_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("preset,seed\nseahaven,1\n")
+    with pytest.raises(CommandError, match="not a results file"):
+        winnability("--import", str(path))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--preset", "nope", "--seeds", "1-2"], "unknown preset"),
+        (["--preset", "seahaven", "--options", "partial_runs", "--seeds", "1"], "partial_runs"),
+        (["--preset", "seahaven", "--seeds", "5-1"], "backwards"),
+        (["--preset", "seahaven", "--seeds", "1", "--budgets", "ten"], "--budgets"),
+        (["--preset", "seahaven", "--seeds", "1", "--budgets", "0"], "--budgets"),
+        (["--seeds", "1-2"], "--preset"),
+        (["--preset", "seahaven"], "--seeds"),
+    ],
+)
+def test_bad_arguments_are_command_errors(args, message):
+    with pytest.raises(CommandError, match=message):
+        winnability(*args)
+
+
+def test_markdown_table_has_counts_interval_and_times(scripted):
+    _, hard = scripted
+    hard[1] = 100
+    winnability("--preset", "seahaven", "--seeds", "1-10", "--budgets", "10")
+    text = winnability("--table")
+    assert "| seahaven | 10 deals (seeds 1–10) | 10 s | 4 | 5 | 1 | 90.0 % |" in text
+    assert "44.4 % [" in text
+    assert markdown(solver_version()) in text
