@@ -11,8 +11,9 @@ The solver searches the exact position, face-down cards and the stock's order in
 
 A winning line's every position is answered at once with its next move on that line, so
 a player who keeps asking follows one line to the win (lines found from successive
-positions could otherwise undo each other).  Answers are cached per exact position (``engine.state_hash``, which covers the hidden
-cards, with the rules, the budget and the solver version in the key): decided ones in the
+positions could otherwise undo each other).  Answers are cached per exact position
+(``engine.state_hash``, which covers the hidden cards, with the rules, the budget and the
+solver version in the key): decided ones in the
 Django cache and in the database (:class:`.models.HintAnswer`, so they survive a cache
 flush and are shared by every web process), ``unknown`` only in the Django cache, for a
 few minutes.  Ranked plays get no hints (403 ``hints_not_allowed``).
