@@ -152,6 +152,7 @@ class Workers:
     queue: str
     logdir: Path
     procs: list[subprocess.Popen] = field(default_factory=list)
+    app: str = "tests.daily.worker_app"
 
     def start(self, name: str = "w", **env: str) -> subprocess.Popen:
 
@@ -178,7 +179,7 @@ class Workers:
                 "-m",
                 "celery",
                 "-A",
-                "tests.daily.worker_app",
+                self.app,
                 "worker",
                 "--pool=solo",
                 "-Q",

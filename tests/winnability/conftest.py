@@ -1,4 +1,5 @@
-"""The API tests' fixtures (players, clients, generous throttles, no daily solving)."""
+"""Fixtures borrowed from the API tests (players, clients, generous throttles, no daily
+solving) and the daily tests (sending tasks to the real broker)."""
 
 from tests.api.conftest import (  # noqa: F401
     _generous_throttles,
@@ -9,3 +10,4 @@ from tests.api.conftest import (  # noqa: F401
     player,
     today_deals,
 )
+from tests.daily.conftest import non_eager  # noqa: F401
