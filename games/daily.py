@@ -67,10 +67,18 @@ rather than making the request hang.  A preset whose lock a worker still holds w
 share of the time is spent is left out of the answer (the worker will store it; the next
 request sees it).
 
+Par
+---
+The par is the length of the winner's solution after shortening (cycles cut, shortcuts,
+then branch and bound for shorter wins).  Branch and bound rarely finishes on a whole deal,
+so it used to run until its share of the budget (half of ``SOLVER_BUDGET_SECONDS``, 5 s)
+was spent: 30 of a day's 55 s.  A full solve now gets ``DAILY_PAR_SECONDS`` (default 1 s)
+of shortening; what that costs in par length is measured in ``bench/README.md`` ("Par").
+
 Optional settings (read with defaults here, none needed in ``config/settings.py``):
 ``DAILY_MAX_ATTEMPTS`` (50), ``DAILY_SCREEN_NODES`` (50 000), ``DAILY_ON_DEMAND_SECONDS``
-(``SOLVER_BUDGET_SECONDS``); the tasks add ``DAILY_LOCK_WAIT_SECONDS`` and
-``DAILY_LOCK_RETRY_SECONDS``.
+(``SOLVER_BUDGET_SECONDS``), ``DAILY_PAR_SECONDS`` (1); the tasks add
+``DAILY_LOCK_WAIT_SECONDS`` and ``DAILY_LOCK_RETRY_SECONDS``.
 """
 
 from __future__ import annotations
@@ -83,6 +91,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
@@ -102,6 +111,8 @@ DEFAULT_SCREEN_NODES = 50_000
 #: Candidates proven unwinnable cheaply count for less: at most this many per attempt.
 CANDIDATES_PER_ATTEMPT = 20
 LOCK_POLL_SECONDS = 0.1
+#: Seconds of shortening for a winner's par (``DAILY_PAR_SECONDS``; module doc, "Par").
+DEFAULT_PAR_SECONDS = 1.0
 
 
 class DealLocked(Exception):
@@ -207,12 +218,16 @@ def _solve(
     from games.solver import solve
 
     def limits() -> dict[str, Any]:
-        return {
+        found = {
             "time_budget": time_budget,
             "node_budget": node_budget,
             "shorten": shorten,
             "workers": settings.SOLVER_WORKERS,
         }
+        par = _par_budget.get()
+        if shorten and par is not None:
+            found["shorten_budget"] = par
+        return found
 
     if settings.SOLVER_PYTHON:
         from games.solver.external import WorkerError, solve_with
@@ -225,6 +240,18 @@ def _solve(
             if time_budget is not None:
                 time_budget = max(MIN_SOLVE_SECONDS, time_budget - (time.monotonic() - started))
     return solve(rules, deck, **limits())
+
+
+#: Seconds of shortening for the par, set by the caller of :func:`_solve` around a full
+#: solve (``_Search.solve``); unset, the solver's default share applies.  A context
+#: variable rather than a parameter, so that ``_solve``'s signature (the seam the tests
+#: replace) stays as it is.
+_par_budget: ContextVar[float | None] = ContextVar("daily_par_budget", default=None)
+
+
+def par_seconds() -> float:
+    """Seconds the winner's solution gets for shortening into the par (module doc, "Par")."""
+    return float(getattr(settings, "DAILY_PAR_SECONDS", DEFAULT_PAR_SECONDS))
 
 
 def screen_nodes() -> int:
@@ -259,6 +286,7 @@ class _Search:
         if seconds < MIN_SOLVE_SECONDS:
             return None
         deck = candidate_deck(self.day, self.preset, attempt)
+        par = _par_budget.set(par_seconds() if shorten else None)
         try:
             result = _solve(self.rules, deck, seconds, node_budget, shorten)
         except Exception as error:  # a solver bug must not stop the day: skip the candidate
@@ -270,6 +298,8 @@ class _Search:
                 "nodes": None, "seconds": None, "pass": stage,
             }  # fmt: skip
             return None
+        finally:
+            _par_budget.reset(par)
         self.tried[attempt] = {
             "attempt": attempt,
             "verdict": result.verdict,

@@ -252,10 +252,12 @@ def solve_with(
     node_budget: int | None = None,
     shorten: bool = True,
     workers: int = 1,
+    shorten_budget: float | None = None,
 ) -> SolveResult:
     """:func:`games.solver.solve` in a worker process on the interpreter ``python``; the
     same :class:`games.solver.SolveResult`, the solution replayed here first."""
     settings = settings_for(rules, time_budget, node_budget, shorten, workers)
+    settings["shorten_budget"] = shorten_budget
     with Workers(python, 1) as pool:
         result = result_from(next(pool.imap([(deck, settings)])))
     if result.verdict == WINNABLE:

@@ -91,6 +91,7 @@ def solve_deck(deck: tuple[int, ...], settings: dict[str, Any]) -> dict[str, Any
         time_budget=settings["budget"],
         node_budget=settings["nodes"],
         shorten=settings["shorten"],
+        shorten_budget=settings.get("shorten_budget"),
         workers=settings.get("workers", 1),
     )
     return {
