@@ -7,7 +7,9 @@ The solver searches the exact position, face-down cards and the stock's order in
 * ``move``: the first move of a win the engine replayed to the end; only that move leaves
   the server, in the API's move form (pile ids and a count, never a card name);
 * ``no_win_from_here``: the search was exhaustive and found no win;
-* ``unknown``: not decided within the budget.
+* ``unknown``: not decided within the budget.  With a broker, the position then goes to a
+  Celery worker with ``HINT_BACKGROUND_SECONDS`` (default 10 s), and the answer says
+  ``retry_after`` (seconds): asking again after that finds the worker's answer stored.
 
 A winning line's every position is answered at once with its next move on that line, so
 a player who keeps asking follows one line to the win (lines found from successive
@@ -43,6 +45,8 @@ DEFAULT_BUDGET = 1.2
 #: Of the budget, at most this share goes to shortening the line found (cutting its
 #: cycles first), so the hinted move is a purposeful one more often than a first win's.
 SHORTEN_SHARE = 0.25
+#: Seconds a worker gets for a position the request left unknown (with a broker only).
+DEFAULT_BACKGROUND_BUDGET = 10.0
 DECIDED_TTL = 24 * 3600
 UNKNOWN_TTL = 600
 #: Positions of a winning line stored with its first (see :func:`_line_answers`).
@@ -114,14 +118,43 @@ def cached_or_solved(state: engine.State) -> tuple[dict[str, Any], bool]:
         cache.set(cache_key, found, DECIDED_TTL)
         return found, True
     solved = solve_position(state, seconds)
-    line = solved.pop("line")
     if solved["result"] == UNKNOWN:
+        solved.pop("line")
+        if _queue_background(state, key):
+            solved["retry_after"] = background_budget()
         cache.set(cache_key, solved, UNKNOWN_TTL)
-    elif solved["result"] == NO_WIN:
-        _store({key: solved})
     else:
-        _store(_line_answers(state, line, seconds, solved["seconds"]))
+        store(state, solved, seconds)
+        solved.pop("line")
     return solved, False
+
+
+def store(state: engine.State, solved: dict[str, Any], seconds: float) -> None:
+    """Store a decided answer for ``state`` (and its winning line's positions) under the
+    key of the request budget ``seconds``."""
+    line = solved.get("line") or []
+    answer = {k: solved[k] for k in ("result", "move", "seconds")}
+    if solved["result"] == MOVE:
+        _store(_line_answers(state, line, seconds, solved["seconds"]))
+    else:
+        _store({position_key(state, seconds): answer})
+
+
+def background_budget() -> float:
+    return float(getattr(settings, "HINT_BACKGROUND_SECONDS", DEFAULT_BACKGROUND_BUDGET))
+
+
+def _queue_background(state: engine.State, key: str) -> bool:
+    """With a broker, hand a position the request could not decide to a worker with a
+    longer budget (once per position while its "unknown" is cached); the next request
+    finds the answer stored.  Without one (eager Celery) nothing is queued: the request
+    must not wait for it."""
+    from .tasks import solve_hint
+
+    if solve_hint.app.conf.task_always_eager or not cache.add(f"hint-queued:{key}", 1, UNKNOWN_TTL):
+        return False
+    solve_hint.delay(state.rules.name, dict(state.rules.options), engine.state_to_json(state))
+    return True
 
 
 def hint(play_id: uuid.UUID | str, player: AbstractBaseUser) -> dict[str, Any]:
@@ -137,4 +170,7 @@ def hint(play_id: uuid.UUID | str, player: AbstractBaseUser) -> dict[str, Any]:
         raise Problem(409, "play_finished", f"this play is over ({play.status})")
     state = engine.state_from_json(services.rules_of(play), play.state)
     found, cached = cached_or_solved(state)
-    return {"result": found["result"], "move": found["move"], "seq": play.seq, "cached": cached}
+    answer = {"result": found["result"], "move": found["move"], "seq": play.seq, "cached": cached}
+    if found.get("retry_after") and not cached:
+        answer["retry_after"] = found["retry_after"]
+    return answer

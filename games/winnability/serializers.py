@@ -28,3 +28,8 @@ class HintSerializer(serializers.Serializer):
     )
     seq = serializers.IntegerField(help_text="the play's seq the hint is for")
     cached = serializers.BooleanField(help_text="answered from the hint cache")
+    retry_after = serializers.FloatField(
+        required=False,
+        help_text="only with result unknown: a worker is solving the position with a longer "
+        "budget; ask again after this many seconds",
+    )

@@ -30,3 +30,18 @@ def solve_chunk(
 
     python = python or settings.SOLVER_PYTHON or None
     return runs.solve_chunk(preset, options, seeds, budget, version, python=python, race=race)
+
+
+@shared_task(name="winnability.solve_hint", **RELIABLE)
+def solve_hint(preset: str, options: dict[str, bool], state: dict) -> str:
+    """Solve a position a hint request left unknown with ``HINT_BACKGROUND_SECONDS`` and
+    store the answer where the next request looks (:mod:`.hints`); idempotent."""
+    from games import engine
+
+    from . import hints
+
+    position = engine.state_from_json(engine.get_rules(preset, options), state)
+    solved = hints.solve_position(position, hints.background_budget())
+    if solved["result"] != hints.UNKNOWN:
+        hints.store(position, solved, hints.budget())
+    return solved["result"]

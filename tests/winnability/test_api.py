@@ -141,3 +141,33 @@ def test_the_hint_is_in_the_schema(anon):
     preset = schema["components"]["schemas"]["Preset"]["properties"]
     assert "winnability" in preset
     assert engine.PRESETS  # the schema lists every preset's shape, not its values
+
+
+def test_an_unknown_goes_to_a_worker_whose_answer_the_next_request_finds(
+    client, settings, monkeypatch
+):
+    from games.winnability import tasks
+
+    settings.HINT_BUDGET_SECONDS = 0.02
+    settings.HINT_BACKGROUND_SECONDS = 5.0
+    sent = []
+    monkeypatch.setattr(tasks.solve_hint, "delay", lambda *args: sent.append(args))
+    monkeypatch.setitem(tasks.solve_hint.app.conf, "task_always_eager", False)
+    play = start(client, preset="easthaven", seed=8).json()
+    body = hint(client, play).json()
+    assert body["result"] == "unknown" and body["retry_after"] == 5.0
+    second = hint(client, play).json()
+    assert second["cached"] is True and "retry_after" not in second
+    assert len(sent) == 1  # queued once per position
+    preset, options, state = sent[0]
+    assert (preset, options) == ("easthaven", {"partial_runs": False})
+    assert tasks.solve_hint(preset, options, state) == "no_win_from_here"  # the worker's run
+    body = hint(client, play).json()
+    assert body == {"result": "no_win_from_here", "move": None, "seq": 0, "cached": True}
+
+
+def test_without_a_broker_nothing_is_queued(client, settings):
+    settings.HINT_BUDGET_SECONDS = 0.02
+    play = start(client, preset="easthaven", seed=8).json()
+    body = hint(client, play).json()
+    assert body["result"] == "unknown" and "retry_after" not in body
