@@ -97,7 +97,8 @@ def main() -> None:
         f"# {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
         f"SOLVER_BUDGET_SECONDS={settings.SOLVER_BUDGET_SECONDS}, "
-        f"screen {daily.screen_nodes()} nodes, cap {daily.max_attempts()}"
+        f"screen {daily.screen_nodes()} nodes, cap {daily.max_attempts()}, "
+        f"par {daily.par_seconds():g} s"
     )
     totals: dict[int, list[float]] = {n: [] for n in counts}
     for offset in range(args.days):

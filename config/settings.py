@@ -10,7 +10,7 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
   ``SOLVER_WORKERS``, ``SOLVER_PYTHON``, ``DAILY_PAR_SECONDS``, ``HINT_BUDGET_SECONDS``,
-  ``THROTTLE_HINTS``, ``WINNABILITY_SOLVER_VERSION``,
+  ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``WINNABILITY_SOLVER_VERSION``,
   ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
   ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
@@ -208,6 +208,7 @@ DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
 # solver's budget per position.
 DAILY_PAR_SECONDS = env_float("DAILY_PAR_SECONDS", 1.0)
 HINT_BUDGET_SECONDS = env_float("HINT_BUDGET_SECONDS", 1.2)
+HINT_BACKGROUND_SECONDS = env_float("HINT_BACKGROUND_SECONDS", 10.0)
 # Label of stored winnability results; empty: games.winnability.configs.SOLVER_VERSION.
 WINNABILITY_SOLVER_VERSION = os.environ.get("WINNABILITY_SOLVER_VERSION", "")
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)

@@ -9,6 +9,7 @@ redelivered task (``acks_late``) solves only what is missing.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import socket
 import threading
@@ -39,6 +40,7 @@ def _pool(python: str) -> Workers:
         pool = _pools.get(python)
         if pool is None:
             pool = _pools[python] = Workers(python, 1)
+            atexit.register(_drop_pool, python)
         return pool
 
 
