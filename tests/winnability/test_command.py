@@ -146,3 +146,16 @@ def test_markdown_table_has_counts_interval_and_times(scripted):
     assert "| seahaven | 10 deals (seeds 1–10) | 10 s | 4 | 5 | 1 | 90.0 % |" in text
     assert "44.4 % [" in text
     assert markdown(solver_version()) in text
+
+
+def test_the_results_file_in_the_repository_imports_cleanly():
+    """``data/winnability.csv`` carries runs across sessions: it must stay importable."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "data" / "winnability.csv"
+    out = winnability("--import", str(path))
+    read = int(out.split(": ")[1].split(" rows")[0])
+    assert read >= 1600 and DealResult.objects.count() == read
+    configs = set(DealResult.objects.values_list("preset", "options").distinct())
+    assert len(configs) == 8
+    assert "| easthaven | " in winnability("--table", "--solver-version", "2026-12-03")
