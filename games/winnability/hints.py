@@ -24,12 +24,14 @@ few minutes.  Ranked plays get no hints (403 ``hints_not_allowed``).
 from __future__ import annotations
 
 import hashlib
+import logging
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from django.db import DatabaseError
 
 from games import engine, services
 from games.problems import Problem
@@ -37,6 +39,8 @@ from games.solver import UNWINNABLE, WINNABLE, solve_state
 
 from .configs import solver_version
 from .models import HintAnswer
+
+log = logging.getLogger(__name__)
 
 MOVE = "move"
 NO_WIN = "no_win_from_here"
@@ -95,12 +99,19 @@ def _line_answers(
 
 
 def _store(answers: dict[str, dict[str, Any]]) -> None:
-    HintAnswer.objects.bulk_create(
-        [HintAnswer(key=key, **answer) for key, answer in answers.items()],
-        update_conflicts=True,
-        unique_fields=["key"],
-        update_fields=["result", "move", "seconds"],
-    )
+    """Upsert the answers (in key order: two requests storing overlapping lines at once
+    lock the rows in the same order, so they cannot deadlock).  A database error costs
+    only the persistence: the cache still gets the answers, and the player the hint."""
+    rows = [HintAnswer(key=key, **answers[key]) for key in sorted(answers)]
+    try:
+        HintAnswer.objects.bulk_create(
+            rows,
+            update_conflicts=True,
+            unique_fields=["key"],
+            update_fields=["result", "move", "seconds"],
+        )
+    except DatabaseError:
+        log.warning("hint answers not stored in the database", exc_info=True)
     cache.set_many({f"hint:{key}": answer for key, answer in answers.items()}, DECIDED_TTL)
 
 
