@@ -159,3 +159,10 @@ def test_the_results_file_in_the_repository_imports_cleanly():
     configs = set(DealResult.objects.values_list("preset", "options").distinct())
     assert len(configs) == 8
     assert "| easthaven | " in winnability("--table", "--solver-version", "2026-12-03")
+
+
+def test_the_admin_lists_results_read_only(admin_client, scripted):
+    winnability("--preset", "seahaven", "--seeds", "1-3")
+    page = admin_client.get("/admin/winnability/dealresult/?verdict=winnable")
+    assert page.status_code == 200 and b"seahaven" in page.content
+    assert admin_client.get("/admin/winnability/dealresult/add/").status_code == 403
