@@ -206,7 +206,7 @@ SOLVER_PYTHON = os.environ.get("SOLVER_PYTHON", "")
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
 # Winnability and hints (games.winnability): shortening seconds of a daily par, the hint
 # solver's budget per position.
-DAILY_PAR_SECONDS = env_float("DAILY_PAR_SECONDS", 1.0)
+DAILY_PAR_SECONDS = env_float("DAILY_PAR_SECONDS", 0.5)
 HINT_BUDGET_SECONDS = env_float("HINT_BUDGET_SECONDS", 1.2)
 HINT_BACKGROUND_SECONDS = env_float("HINT_BACKGROUND_SECONDS", 10.0)
 # Label of stored winnability results; empty: games.winnability.configs.SOLVER_VERSION.

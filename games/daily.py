@@ -72,12 +72,12 @@ Par
 The par is the length of the winner's solution after shortening (cycles cut, shortcuts,
 then branch and bound for shorter wins).  Branch and bound rarely finishes on a whole deal,
 so it used to run until its share of the budget (half of ``SOLVER_BUDGET_SECONDS``, 5 s)
-was spent: 30 of a day's 55 s.  A full solve now gets ``DAILY_PAR_SECONDS`` (default 1 s)
+was spent: 30 of a day's 55 s.  A full solve now gets ``DAILY_PAR_SECONDS`` (default 0.5 s)
 of shortening; what that costs in par length is measured in ``bench/README.md`` ("Par").
 
 Optional settings (read with defaults here, none needed in ``config/settings.py``):
 ``DAILY_MAX_ATTEMPTS`` (50), ``DAILY_SCREEN_NODES`` (50 000), ``DAILY_ON_DEMAND_SECONDS``
-(``SOLVER_BUDGET_SECONDS``), ``DAILY_PAR_SECONDS`` (1); the tasks add
+(``SOLVER_BUDGET_SECONDS``), ``DAILY_PAR_SECONDS`` (0.5); the tasks add
 ``DAILY_LOCK_WAIT_SECONDS`` and ``DAILY_LOCK_RETRY_SECONDS``.
 """
 
@@ -112,7 +112,7 @@ DEFAULT_SCREEN_NODES = 50_000
 CANDIDATES_PER_ATTEMPT = 20
 LOCK_POLL_SECONDS = 0.1
 #: Seconds of shortening for a winner's par (``DAILY_PAR_SECONDS``; module doc, "Par").
-DEFAULT_PAR_SECONDS = 1.0
+DEFAULT_PAR_SECONDS = 0.5
 
 
 class DealLocked(Exception):

@@ -27,5 +27,5 @@ def test_full_solves_get_the_par_budget_and_screens_do_not_shorten(settings, mon
     assert daily._par_budget.get() is None  # reset after the solve
 
 
-def test_the_default_par_budget_is_one_second():
-    assert daily.par_seconds() == daily.DEFAULT_PAR_SECONDS == 1.0
+def test_the_default_par_budget_is_half_a_second():
+    assert daily.par_seconds() == daily.DEFAULT_PAR_SECONDS == 0.5
