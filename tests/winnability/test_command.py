@@ -131,6 +131,7 @@ def test_a_bad_csv_is_refused_with_its_line(tmp_path):
         (["--preset", "seahaven", "--seeds", "1", "--budgets", "0"], "--budgets"),
         (["--seeds", "1-2"], "--preset"),
         (["--preset", "seahaven"], "--seeds"),
+        ([], "nothing to do"),
     ],
 )
 def test_bad_arguments_are_command_errors(args, message):

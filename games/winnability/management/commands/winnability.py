@@ -104,6 +104,11 @@ class Command(BaseCommand):
         if options["chunk"] < 1:
             raise CommandError("--chunk must be at least 1")
         budgets = _budgets(options["budgets"])
+        if not (options["seeds"] or options["imports"] or options["export"] or options["table"]):
+            raise CommandError(
+                "nothing to do: give --seeds (with --preset or --configs), --import, "
+                "--export or --table"
+            )
         for path in options["imports"]:
             try:
                 read, inserted = import_(path)
