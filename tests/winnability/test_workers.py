@@ -18,7 +18,7 @@ from django.core.management import call_command
 from games.winnability import tasks
 from games.winnability.configs import solver_version
 from games.winnability.models import DealResult
-from tests.daily.conftest import Workers, _delete_keys, broker_url, wait_for
+from tests.daily.conftest import Workers, broker_url, wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +33,18 @@ def workers(transactional_db, non_eager, tmp_path):
         pool.stop_all()
         for proc in pool.procs:  # shown by pytest when the test failed
             print(f"--- {proc.logfile.name} ---\n{pool.log(proc)}")  # noqa: T201
-        _delete_keys(broker_url(), queue)
+        _delete_queue_keys(queue)
+
+
+def _delete_queue_keys(queue: str) -> None:
+    """Delete this test's queue and bindings only: the broker database is shared with other
+    test sessions, whose unacknowledged messages (``unacked*``) must survive ours."""
+    import redis
+
+    client = redis.Redis.from_url(broker_url())
+    keys = list(client.scan_iter(match=f"*{queue}*"))
+    if keys:
+        client.delete(*keys)
 
 
 def _rows(preset="seahaven"):
