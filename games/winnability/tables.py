@@ -115,21 +115,22 @@ def seed_span(preset: str, options: str, version: str) -> str:
     values = seeds.values_list("seed", flat=True).distinct()
     count = values.count()
     if not count:
-        return "no seeds"
+        return "none"
     lo, hi = min(values), max(values)
-    span = f"seeds {lo}–{hi}" if hi - lo + 1 == count else f"{count} seeds in {lo}–{hi}"
-    return f"{count} deals ({span})"
+    return f"{lo}–{hi}" if hi - lo + 1 == count else f"{count} in {lo}–{hi}"
 
 
 def markdown(version: str, configs: list[tuple[str, str]] | None = None) -> str:
-    """The README's table: one line per configuration and budget."""
+    """The README's table: one line per configuration and budget.  ``deals`` counts the
+    deals with a verdict at that budget: fewer than the seeds while a run is partway
+    through retrying a smaller budget's unknowns at it."""
     configs = stored_configs(version) if configs is None else configs
     lines = [
         f"Solver version `{version}`.",
         "",
-        "| configuration | deals | budget | won | lost | unknown | decided | winnable share "
-        "of decided, 95 % Wilson | s/deal p50 / p90 / p99 / max |",
-        "|---|---|---:|---:|---:|---:|---:|---|---|",
+        "| configuration | seeds | budget | deals | won | lost | unknown | decided | winnable "
+        "share of decided, 95 % Wilson | s/deal p50 / p90 / p99 / max |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for preset, options in configs:
         span = seed_span(preset, options, version)
@@ -144,7 +145,8 @@ def markdown(version: str, configs: list[tuple[str, str]] | None = None) -> str:
                 _secs(v) for v in [*(row.percentile(p) for p in PERCENTILES), max(row.seconds)]
             )
             lines.append(
-                f"| {config_name(preset, options)} | {span} | {row.budget:g} s | {row.won} "
+                f"| {config_name(preset, options)} | {span} | {row.budget:g} s | {row.deals} "
+                f"| {row.won} "
                 f"| {row.lost} | {row.unknown} | {_pct(row.decided / row.deals)} | {share} "
                 f"| {times} |"
             )
