@@ -78,6 +78,11 @@ CATALOGUE: dict[str, Entry] = {
     "token_not_valid": Entry(401, _("Token not valid")),
     "no_active_account": Entry(401, _("Wrong username or password")),
     "permission_denied": Entry(403, _("Permission denied"), _("Not allowed.")),
+    "hints_not_allowed": Entry(
+        403,
+        _("Hints not allowed"),
+        _("Hints are for practice plays; a ranked daily play gets none."),
+    ),
     # --- 404: nothing there --------------------------------------------------------------
     "not_found": Entry(404, _("Not found"), _("There is no such resource.")),
     "daily_not_available": Entry(
