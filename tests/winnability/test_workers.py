@@ -91,6 +91,8 @@ def test_a_worker_killed_mid_chunk_loses_no_deal(workers):
     rescuer = workers.start("rescuer", HAVEN_TEST_VISIBILITY="5")
     wait_for(lambda: _rows().count() == len(seeds), 120, "the redelivered chunk")
     assert sorted(_rows().values_list("seed", flat=True)) == seeds
+    # the rows are in before the worker logs the task's result: wait for the log line
+    wait_for(lambda: "succeeded" in workers.log(rescuer), 30, "the chunk's result logged")
     log = workers.log(rescuer)
     assert "winnability.solve_chunk" in log
     assert f"'skipped': {stored}" in log or f"'skipped': {stored + 1}" in log, log
