@@ -21,6 +21,7 @@ from rest_framework import serializers
 from .. import services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
 from .openapi import MOVE_REF
+from ..moving import MAX_BATCH
 
 #: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
 PUBLIC_VERDICTS = [
@@ -237,6 +238,27 @@ class PlayMoveSerializer(serializers.Serializer):
 
     seq = serializers.IntegerField(min_value=0, help_text="must equal the play's current seq")
     move = MoveField()
+
+
+class MoveBatchRequestSerializer(serializers.Serializer):
+    """A batch of moves for ``POST /plays/{id}/moves`` (a client back online): applied in
+    order in one transaction, all or nothing; the answer is the resulting play."""
+
+    seq = serializers.IntegerField(
+        min_value=0, help_text="must equal the play's current seq (that of the first move)"
+    )
+    moves = serializers.ListField(
+        child=MoveField(), min_length=1, max_length=MAX_BATCH, help_text="in order"
+    )
+
+
+class MoveBatchShapeSerializer(serializers.Serializer):
+    """What the view checks of a batch before the engine parses each move (400 either way)."""
+
+    seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    moves = serializers.ListField(
+        child=serializers.JSONField(allow_null=True), min_length=1, max_length=MAX_BATCH
+    )
 
 
 class MoveRequestShapeSerializer(serializers.Serializer):
