@@ -20,8 +20,8 @@ from rest_framework import serializers
 
 from .. import services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
-from .openapi import MOVE_REF
 from ..moving import MAX_BATCH
+from .openapi import MOVE_REF
 
 #: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
 PUBLIC_VERDICTS = [
@@ -234,21 +234,20 @@ class PlaySerializer(PlaySummarySerializer):
 
 
 class PlayMoveSerializer(serializers.Serializer):
-    """The body of ``POST /plays/{id}/moves``. ``move`` is checked by the engine."""
-
-    seq = serializers.IntegerField(min_value=0, help_text="must equal the play's current seq")
-    move = MoveField()
-
-
-class MoveBatchRequestSerializer(serializers.Serializer):
-    """A batch of moves for ``POST /plays/{id}/moves`` (a client back online): applied in
-    order in one transaction, all or nothing; the answer is the resulting play."""
+    """The body of ``POST /plays/{id}/moves``: one ``move``, or ``moves``, a batch of 1–500
+    (a client back online), applied in order in one transaction, all or nothing. Exactly one
+    of the two. Each move is checked by the engine."""
 
     seq = serializers.IntegerField(
         min_value=0, help_text="must equal the play's current seq (that of the first move)"
     )
+    move = MoveField(required=False)
     moves = serializers.ListField(
-        child=MoveField(), min_length=1, max_length=MAX_BATCH, help_text="in order"
+        child=MoveField(),
+        required=False,
+        min_length=1,
+        max_length=MAX_BATCH,
+        help_text="instead of move: a batch, in order",
     )
 
 

@@ -18,7 +18,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
-    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_view,
 )
@@ -57,7 +56,6 @@ from .serializers import (
     DailyDealSerializer,
     DailySerializer,
     HealthSerializer,
-    MoveBatchRequestSerializer,
     MoveBatchShapeSerializer,
     MoveLogSerializer,
     MoveRequestShapeSerializer,
@@ -423,11 +421,7 @@ class MovesView(APIView):
 
     @extend_schema(
         operation_id="plays_moves_create",
-        request=PolymorphicProxySerializer(
-            component_name="MoveOrBatch",
-            serializers=[PlayMoveSerializer, MoveBatchRequestSerializer],
-            resource_type_field_name=None,
-        ),
+        request=PlayMoveSerializer,
         parameters=[
             *PLAY_PARAMETERS,
             IDEMPOTENCY_KEY,

@@ -232,12 +232,11 @@ def test_the_schema_documents_batches(anon):
     response = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     schema = json.loads(response.content)
     post = schema["paths"]["/api/v1/plays/{play_id}/moves"]["post"]
-    request = post["requestBody"]["content"]["application/json"]["schema"]
-    names = {
-        ref["$ref"].rsplit("/", 1)[1]
-        for ref in schema["components"]["schemas"][request["$ref"].rsplit("/", 1)[1]]["oneOf"]
-    }
-    batch = next(n for n in names if "Batch" in n)
-    moves = schema["components"]["schemas"][batch]["properties"]["moves"]
+    request = post["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    body = schema["components"]["schemas"][request.rsplit("/", 1)[1]]
+    moves = body["properties"]["moves"]
     assert moves["maxItems"] == MAX_BATCH
+    assert moves["items"] == {"$ref": "#/components/schemas/Move"}
     assert "index" in schema["components"]["schemas"]["Problem"]["properties"]
+    codes = post["responses"]["422"]["content"]["application/problem+json"]["schema"]
+    assert "batch_after_reveal" in codes["properties"]["code"]["enum"]
