@@ -240,3 +240,14 @@ def test_the_schema_documents_batches(anon):
     assert "index" in schema["components"]["schemas"]["Problem"]["properties"]
     codes = post["responses"]["422"]["content"]["application/problem+json"]["schema"]
     assert "batch_after_reveal" in codes["properties"]["code"]["enum"]
+
+
+def test_if_match_applies_a_batch_to_that_version_only(client, play):
+    etag = client.get(f"/api/v1/plays/{play['id']}")["ETag"]
+    moves = plan(play["id"], 3)
+    path = f"/api/v1/plays/{play['id']}/moves"
+    applied = client.post(path, {"moves": moves}, format="json", HTTP_IF_MATCH=etag)
+    assert applied.status_code == 200, applied.content
+    assert applied.json()["seq"] == 3
+    again = client.post(path, {"moves": plan(play["id"], 1)}, format="json", HTTP_IF_MATCH=etag)
+    assert_problem(again, 412, "precondition_failed")
