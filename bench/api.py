@@ -1,15 +1,18 @@
-"""Benchmark: ``POST /api/v1/plays/{id}/moves`` under gunicorn on PostgreSQL, next to a
-DRF endpoint that does nothing, measured in the same run.
+"""Benchmark: ``POST /api/v1/plays/{id}/moves`` under gunicorn on PostgreSQL, single moves
+and batches, next to a DRF endpoint that does nothing, measured in the same run.
 
     .venv/bin/python bench/api.py                       # 50 clients, 2 rounds x 10 s per endpoint
     .venv/bin/python bench/api.py --workers 3 --seconds 5 --rounds 1 --profile 300
+    .venv/bin/python bench/api.py --worker-class gthread --workers 3 --threads 4 --batch 0
 
 What it does, all on 127.0.0.1:
 
 1. creates a scratch database ``haven_bench_api_<pid>`` on ``--pg`` (default
    ``postgres://postgres@127.0.0.1:5432``), migrates it and creates one user (and JWT) per
    client;
-2. starts gunicorn (sync workers, as in the Dockerfile) on a free port with
+2. starts gunicorn (``--worker-class``: sync workers as in the Dockerfile, gthread with
+   ``--threads``, or uvicorn-worker's ASGI ``UvicornWorker`` on ``config.asgi``) on a free
+   port with
    ``DJANGO_SETTINGS_MODULE=bench.api_settings``: the production settings and URLs plus
    ``POST /bench/noop``, an ``APIView`` with the API's JWT authentication that answers ``{}``;
    throttles off, no ``REDIS_URL`` (nothing on these two paths uses the cache then);
@@ -19,14 +22,19 @@ What it does, all on 127.0.0.1:
    practice play (``--preset``, deck from a seed): it sends one of the ``legal_moves`` of the
    previous response (a foundation move when there is one, else a random one) with ``seq``;
    after ``--max-moves`` moves it resigns (a move request too) and starts a new play (not
-   counted). Requests finished inside the measured window count;
+   counted). Requests finished inside the measured window count. A third phase, batch
+   (``--batch`` moves per request, 0 skips it), has its own clients replay scripted
+   plays: the engine, which knows a seed's deck as the server does, picks the moves once
+   per seed (3 seeds per client, reused), and each request sends the next ``--batch`` of
+   them with ``seq``; it counts moves, not requests;
 4. paced: the same clients at a fixed total rate (``--paced`` x the move endpoint's
    saturated rate), so latency is service time plus little queueing (at saturation a closed
    loop of 50 clients has, by Little's law, mean latency = 50 / throughput);
 5. prints, per endpoint: requests, errors, req/s, p50, p99, the server CPU per request
    (gunicorn workers' and PostgreSQL backends' CPU time from ``/proc``: far less sensitive
-   to other load than req/s, though contention still inflates it), and the ratios move /
-   bare; the load average;
+   to other load than req/s, though contention still inflates it), moves/s, and issue 24's
+   ratios: single-move / bare throughput, CPU per move / per bare request, paced p99 move /
+   bare, batched / single moves per second; the load average;
 6. prints the on-disk bytes per row of the move log and the plays (for the capacity
    estimate in README.md);
 7. optionally (``--profile N``) profiles N move requests in-process (Django test client,
@@ -128,12 +136,16 @@ class HTTP:
             f"Authorization: Bearer {self.token}\r\n"
             f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n"
         ).encode()
+        reused = self.writer is not None
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
+        assert self.reader is not None and self.writer is not None
         self.writer.write(head + payload)
         status_line = await self.reader.readline()
         if not status_line:
+            await self.close()
+            if reused:  # a kept-alive connection the server closed while idle: once more
+                return await self.request(method, path, body)
             raise ConnectionError("server closed the connection")
         status = int(status_line.split()[1])
         length = 0
@@ -156,12 +168,39 @@ class HTTP:
 
 # --- clients ------------------------------------------------------------------------------------
 
+_scripts: dict[tuple[str, int, int], list[dict]] = {}
+
+
+def script_for(preset: str, seed: int, max_moves: int) -> list[dict]:
+    """The moves a batch client sends for the play of ``seed``: the engine (which knows the
+    deck of a seed, as the server does) picks a foundation move when there is one, else a
+    random legal move, until the play ends or ``max_moves``, then resigns. Computed once per
+    seed and kept, so the client's own CPU stays out of the measured window after warm-up."""
+    key = (preset, seed, max_moves)
+    if key not in _scripts:
+        from games import engine
+
+        rng = random.Random(seed)
+        state = engine.new_game(engine.get_rules(preset, {}), engine.deck_from_seed(seed))
+        moves: list[dict] = []
+        while len(moves) < max_moves and engine.status(state) == engine.PLAYING:
+            legal = engine.legal_moves(state)
+            home = [m for m in legal if m.dst == "f"]
+            move = rng.choice(home or legal)
+            moves.append(move.to_dict())
+            state = engine.apply_move(state, move)
+        if engine.status(state) == engine.PLAYING:
+            moves.append({"type": "resign"})
+        _scripts[key] = moves
+    return _scripts[key]
+
 
 @dataclass
 class Sample:
     start: float
     end: float
     ok: bool
+    moves: int = 1
 
 
 @dataclass
@@ -174,6 +213,10 @@ class Client:
     plays_started: int = 0
     samples: list[Sample] = field(default_factory=list)
     error_examples: list[str] = field(default_factory=list)
+    batch_size: int = 50
+    seeds: list[int] = field(default_factory=list)
+    script: list[dict] = field(default_factory=list)
+    script_pos: int = 0
 
     async def start_play(self) -> None:
         seed = self.rng.randrange(1, 2**31)
@@ -219,6 +262,42 @@ class Client:
             status, data = await self.http.request("GET", f"/api/v1/plays/{play['id']}", None)
             self.play = json.loads(data) if status == 200 else None
 
+    async def batch_once(self) -> None:
+        """Send the next ``batch_size`` moves of the client's scripted play (see
+        ``script_for``) in one request; a finished script starts a new play."""
+        if self.play is None or self.script_pos >= len(self.script):
+            seed = self.rng.choice(self.seeds)
+            status, data = await self.http.request(
+                "POST", "/api/v1/plays", {"preset": self.preset, "seed": seed}
+            )
+            if status != 201:
+                raise RuntimeError(f"starting a play: {status} {data[:300]!r}")
+            self.play = json.loads(data)
+            self.plays_started += 1
+            # Plays long enough for whole batches: a play's last batch is shorter, and its
+            # start (not counted) costs server CPU inside the window.
+            self.script = script_for(self.preset, seed, max(self.max_moves, 10 * self.batch_size))
+            self.script_pos = 0
+        moves = self.script[self.script_pos : self.script_pos + self.batch_size]
+        body = {"seq": self.script_pos, "moves": moves}
+        start = time.perf_counter()
+        try:
+            status, data = await self.http.request(
+                "POST", f"/api/v1/plays/{self.play['id']}/moves", body
+            )
+        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+            status, data = 0, repr(error).encode()
+            await self.http.close()
+        end = time.perf_counter()
+        ok = status == 200
+        self.samples.append(Sample(start, end, ok, len(moves)))
+        if ok:
+            self.script_pos += len(moves)
+        else:
+            if len(self.error_examples) < 3:
+                self.error_examples.append(f"{status} {data[:200]!r}")
+            self.play = None  # start over with a new play
+
     async def noop_once(self) -> None:
         start = time.perf_counter()
         try:
@@ -241,7 +320,9 @@ async def drive(
     deadline = time.perf_counter() + duration
 
     async def run(client: Client, offset: float) -> None:
-        once = client.move_once if endpoint == "move" else client.noop_once
+        once = {"move": client.move_once, "batch": client.batch_once, "bare": client.noop_once}[
+            endpoint
+        ]
         next_at = time.perf_counter() + offset
         while time.perf_counter() < deadline:
             if interval is not None:
@@ -271,9 +352,19 @@ class Result:
     web_cpu: float = 0.0
     db_cpu: float = 0.0
 
+    moves: int = 0
+
     @property
     def requests(self) -> int:
         return len(self.latencies) + self.errors
+
+    @property
+    def moves_rate(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_per_request(self) -> float:
+        return (self.web_cpu + self.db_cpu) / max(1, len(self.latencies))
 
     @property
     def rate(self) -> float:
@@ -285,11 +376,20 @@ class Result:
         return (
             f"{self.endpoint:5} {self.requests:7d} {self.errors:6d} {self.rate:8.1f} "
             f"{pct(lat, 0.5) * 1000:7.1f} {pct(lat, 0.99) * 1000:7.1f} "
-            f"{self.web_cpu / per * 1000:8.2f} {self.db_cpu / per * 1000:8.2f}"
+            f"{self.web_cpu / per * 1000:8.2f} {self.db_cpu / per * 1000:8.2f} "
+            f"{self.moves_rate:8.1f}"
         )
 
 
-HEADER = "endpoint  reqs  errors    req/s  p50 ms  p99 ms  web CPU  DB CPU (ms per request)"
+HEADER = (
+    "endpoint  reqs  errors    req/s  p50 ms  p99 ms  web CPU  DB CPU (ms per request)  moves/s"
+)
+
+WORKER_CLASSES = {
+    "sync": ("sync", "config.wsgi:application"),
+    "gthread": ("gthread", "config.wsgi:application"),
+    "uvicorn": ("uvicorn_worker.UvicornWorker", "config.asgi:application"),
+}
 
 
 class Server:
@@ -306,16 +406,19 @@ class Server:
             PYTHONPATH=str(ROOT),
         )
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+        worker_class, app = WORKER_CLASSES[args.worker_class]
         self.process = subprocess.Popen(
             [
                 gunicorn,
-                args.wsgi,
+                args.wsgi or app,
                 "--bind",
                 f"127.0.0.1:{self.port}",
                 "--workers",
                 str(args.workers),
                 "--worker-class",
-                "sync",
+                worker_class,
+                "--threads",
+                str(args.threads),
                 "--timeout",
                 "60",
                 "--backlog",
@@ -404,6 +507,7 @@ def measure(
             if sample.start >= window_start and sample.end <= window_end:
                 if sample.ok:
                     result.latencies.append(sample.end - sample.start)
+                    result.moves += sample.moves
                 else:
                     result.errors += 1
 
@@ -513,8 +617,18 @@ def main() -> None:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument(
         "--wsgi",
-        default="config.wsgi:application",
-        help="WSGI app for gunicorn (to A/B a patched variant; add --pythonpath)",
+        default=None,
+        help="WSGI/ASGI app for gunicorn (to A/B a patched variant; add --pythonpath)",
+    )
+    parser.add_argument(
+        "--worker-class",
+        choices=sorted(WORKER_CLASSES),
+        default="sync",
+        help="gunicorn sync, gthread (with --threads) or uvicorn (ASGI, uvicorn-worker)",
+    )
+    parser.add_argument("--threads", type=int, default=1, help="threads per gthread worker")
+    parser.add_argument(
+        "--batch", type=int, default=50, help="moves per batch request (0: no batch phase)"
     )
     parser.add_argument("--pythonpath", default=None, help="extra path for gunicorn's imports")
     args = parser.parse_args()
@@ -552,31 +666,46 @@ def main() -> None:
             f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, "
             f"{os.cpu_count()} CPUs, load average {loadavg()}, Python {sys.version.split()[0]}"
         )
+        threads = f" x {args.threads} threads" if args.worker_class == "gthread" else ""
         print(
-            f"gunicorn sync x {args.workers} workers, {args.clients} clients, "
+            f"gunicorn {args.worker_class} x {args.workers} workers{threads}, "
+            f"{args.clients} clients, "
             f"{args.rounds} rounds x ({args.warmup:g} s warm-up + {args.seconds:g} s) "
-            f"per endpoint, preset {args.preset}, database {db_name}"
+            f"per endpoint, preset {args.preset}, batches of {args.batch}, database {db_name}, "
+            f"MOVES_SYNCHRONOUS_COMMIT={os.environ.get('MOVES_SYNCHRONOUS_COMMIT', '1 (default)')}"
         )
         server = Server(args, database_url, db_name)
         server.wait_ready()
         rng = random.Random(20261129)
-        clients = [
-            Client(
-                HTTP(server.port, token), args.preset, args.max_moves, random.Random(rng.random())
-            )
-            for token in tokens
-        ]
+
+        def make_clients() -> list[Client]:
+            return [
+                Client(
+                    HTTP(server.port, token),
+                    args.preset,
+                    args.max_moves,
+                    random.Random(rng.random()),
+                    batch_size=args.batch,
+                    seeds=[rng.randrange(1, 2**31) for _ in range(3)],
+                )
+                for token in tokens
+            ]
+
+        clients, batch_clients = make_clients(), make_clients()
         pg = psycopg.connect(database_url, autocommit=True)
         loads = [loadavg()]
-        bare, move = Result("bare"), Result("move")
+        bare, move, batch = Result("bare"), Result("move"), Result("batch")
+        phases = [("bare", bare, clients), ("move", move, clients)]
+        if args.batch:
+            phases.append(("batch", batch, batch_clients))
         for _ in range(args.rounds):
-            for endpoint, result in (("bare", bare), ("move", move)):
-                measure(server, clients, endpoint, result, args.warmup, args.seconds, None, pg)
+            for endpoint, result, who in phases:
+                measure(server, who, endpoint, result, args.warmup, args.seconds, None, pg)
                 loads.append(loadavg())
         print("\nsaturation (closed loop, no think time)")
         print(HEADER)
-        print(bare.line())
-        print(move.line())
+        for _, result, _ in phases:
+            print(result.line())
         paced: list[Result] = []
         if args.paced > 0 and move.rate > 0:
             rate = args.paced * move.rate
@@ -592,26 +721,32 @@ def main() -> None:
             print(HEADER)
             for result in paced:
                 print(result.line())
-        started = sum(c.plays_started for c in clients)
-        print(
-            f"\nmove / bare throughput: {move.rate / bare.rate:.2f} (target >= 0.60)"
-            if bare.rate
-            else ""
-        )
-        print(
-            f"move p99 {pct(move.latencies, 0.99) * 1000:.1f} ms at saturation"
-            + (f", {pct(paced[1].latencies, 0.99) * 1000:.1f} ms paced" if paced else "")
-            + " (target < 50 ms)"
-        )
-        bare_cpu = (bare.web_cpu + bare.db_cpu) / max(1, len(bare.latencies))
-        move_cpu = (move.web_cpu + move.db_cpu) / max(1, len(move.latencies))
-        if bare_cpu:
+        started = sum(c.plays_started for c in clients + batch_clients)
+        print("\nratios, same run (issue 24's targets):")
+        if bare.rate:
+            print(f"  single-move throughput / bare: {move.rate / bare.rate:.2f} (>= 0.6, aim 0.8)")
+        if bare.cpu_per_request:
             print(
-                f"server CPU per request, move / bare: {move_cpu / bare_cpu:.2f} "
-                f"({move_cpu * 1000:.2f} / {bare_cpu * 1000:.2f} ms)"
+                f"  server CPU per move / per bare request: "
+                f"{move.cpu_per_request / bare.cpu_per_request:.2f} (<= 1.5; "
+                f"{move.cpu_per_request * 1000:.2f} / {bare.cpu_per_request * 1000:.2f} ms)"
+            )
+        if paced and paced[0].latencies and paced[1].latencies:
+            p99_bare, p99_move = pct(paced[0].latencies, 0.99), pct(paced[1].latencies, 0.99)
+            print(
+                f"  paced p99 move / bare: {p99_move / p99_bare:.2f} (<= 1.5; "
+                f"{p99_move * 1000:.1f} / {p99_bare * 1000:.1f} ms)"
+            )
+        if args.batch and move.moves_rate:
+            per_move = batch.cpu_per_request / max(1, batch.moves / max(1, len(batch.latencies)))
+            print(
+                f"  moves/s in batches of {args.batch} / single moves/s: "
+                f"{batch.moves_rate / move.moves_rate:.1f} (>= 20; "
+                f"{batch.moves_rate:.0f} / {move.moves_rate:.0f}; "
+                f"server CPU per batched move {per_move * 1000:.2f} ms)"
             )
         print(f"plays started: {started}; load average during the run: {' | '.join(loads)}")
-        for client in clients:
+        for client in clients + batch_clients:
             for example in client.error_examples:
                 print("error example:", example)
                 break

@@ -239,6 +239,16 @@ SIMPLE_JWT = {
     "UPDATE_LAST_LOGIN": False,
 }
 
+# The move endpoint trusts the JWT's user_id claim and re-reads the account's is_active at
+# most this often per user and worker process (games.auth): a deactivated or deleted user
+# is refused at once by the process that changed it, by every other one within this time.
+AUTH_RECHECK_SECONDS = env_float("AUTH_RECHECK_SECONDS", 30.0)
+# 0/false: on PostgreSQL a move's commit (without Idempotency-Key) does not wait for its
+# WAL flush (synchronous_commit off for that transaction, games.movelog): a few ms less per
+# move on a slow disk, but a crash of PostgreSQL can lose the moves of the last ~0.6 s (the
+# client then gets 409 stale_sequence and re-reads the play). Default: durable.
+MOVES_SYNCHRONOUS_COMMIT = env_bool("MOVES_SYNCHRONOUS_COMMIT", True)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework_simplejwt.authentication.JWTAuthentication",

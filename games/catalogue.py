@@ -133,6 +133,11 @@ CATALOGUE: dict[str, Entry] = {
         _("A move that turned a face-down card or dealt cannot be undone in a ranked play."),
     ),
     "nothing_to_undo": Entry(422, _("Nothing to undo"), _("There is no move to undo.")),
+    "batch_after_reveal": Entry(
+        422,
+        _("Batch goes on after a reveal"),
+        _("In a ranked play, a move that turns a face-down card or deals ends its batch."),
+    ),
     "idempotency_key_reused": Entry(
         422,
         _("Idempotency key reused"),

@@ -62,7 +62,7 @@ def idempotent(request: Request, handler: Callable[[], Response]) -> Response:
             "Idempotency-Key must be 1 to 255 visible ASCII characters",
         )
     print_ = fingerprint(request)
-    stored = IdempotencyKey.objects.filter(player=request.user, key=key).first()
+    stored = IdempotencyKey.objects.filter(player_id=request.user.pk, key=key).first()
     if stored is not None:
         return _replay(stored, print_)
     try:
@@ -71,7 +71,7 @@ def idempotent(request: Request, handler: Callable[[], Response]) -> Response:
             if response.status_code >= 500:
                 return response
             IdempotencyKey.objects.create(
-                player=request.user,
+                player_id=request.user.pk,
                 key=key,
                 fingerprint=print_,
                 response_status=response.status_code,
@@ -79,7 +79,7 @@ def idempotent(request: Request, handler: Callable[[], Response]) -> Response:
             )
     except IntegrityError:
         # A concurrent request with the same key won the race; its answer is the answer.
-        stored = IdempotencyKey.objects.filter(player=request.user, key=key).first()
+        stored = IdempotencyKey.objects.filter(player_id=request.user.pk, key=key).first()
         if stored is None:
             raise
         return _replay(stored, print_)

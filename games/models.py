@@ -84,10 +84,12 @@ class Play(models.Model):
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # No single-column indexes on the foreign keys: play_player_started_idx and
+    # play_deal_status_idx lead with them and serve the same lookups.
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plays"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plays", db_index=False
     )
-    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="plays")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="plays", db_index=False)
     preset = models.CharField(max_length=40)
     options = models.JSONField(default=dict, blank=True)
     ranked = models.BooleanField(default=False)
@@ -135,7 +137,8 @@ class Move(models.Model):
     the row, for replay checks; it is never sent to players (it covers hidden cards).
     """
 
-    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="moves")
+    # unique_move_seq_per_play (play, seq) serves lookups by play: no index of its own.
+    play = models.ForeignKey(Play, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     move = models.JSONField()
     text = models.CharField(max_length=32)

@@ -18,14 +18,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import engine
-from .models import Deal, Move, Play, PlayStatus, Source
-from .problems import Problem, redact_cards
+from .models import Deal, Play, Source
+from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
+from .problems import Problem
 from .signals import play_finished
 
 log = logging.getLogger(__name__)
-
-UNDO = "undo"
-RESIGN = "resign"
 
 
 def utc_today() -> dt.date:
@@ -185,112 +183,7 @@ def _practice_deal(preset: str, source: str, cards: tuple[int, ...], **number: i
     return deal
 
 
-# --- Applying a move -------------------------------------------------------------------------
-
-
-def apply_move(
-    play_id: uuid.UUID | str, player: AbstractBaseUser, seq: int, move: engine.Move
-) -> Play:
-    """Apply one move (or undo / resign) to the caller's play, in one transaction.
-
-    The play row is locked, so concurrent requests with the same ``seq`` serialise: the
-    first applies, the others find the sequence moved on (409 ``stale_sequence``).
-    """
-    with transaction.atomic():
-        play = Play.objects.select_for_update().filter(pk=play_id, player=player).first()
-        if play is None:
-            raise Problem(404, "not_found", "no such play")
-        if play.finished:
-            raise Problem(409, "play_finished", f"this play is over ({play.status})")
-        if seq != play.seq:
-            raise Problem(
-                409,
-                "stale_sequence",
-                f"the play is at seq {play.seq}, the move was sent for seq {seq}",
-                seq=play.seq,
-            )
-        rules = rules_of(play)
-        state = engine.state_from_json(rules, play.state)
-        revealed = False
-        if move.type == UNDO:
-            state = _undo(play, rules)
-            play.undos += 1
-            play.moves_count += 1
-        elif move.type == RESIGN:
-            pass
-        else:
-            try:
-                new_state = engine.apply_move(state, move)
-            except engine.IllegalMove as error:
-                raise _illegal(state, error) from error
-            revealed = engine.reveals_hidden(state, move)
-            state = new_state
-            play.moves_count += 1
-
-        Move.objects.create(
-            play=play,
-            seq=play.seq,
-            move=move.to_dict(),
-            text=str(move),
-            reveals_hidden=revealed,
-            state_hash=engine.state_hash(state),
-        )
-        play.seq += 1
-        play.state = engine.state_to_json(state)
-        play.foundation_cards = engine.foundation_cards(state)
-        if move.type == RESIGN:
-            _finish(play, PlayStatus.RESIGNED)
-        else:
-            outcome = engine.status(state)
-            if outcome != engine.PLAYING:
-                _finish(play, outcome)
-        play.save()
-    return play
-
-
-def _illegal(state: engine.State, error: engine.IllegalMove) -> Problem:
-    """422 with the rule's code; card names the player cannot see are blanked out."""
-    shown = _shown_cards(engine.visible(state))
-    detail = redact_cards(error.detail, shown)
-    return Problem(422, "illegal_move", f"illegal move ({error.code}): {detail}", rule=error.code)
-
-
-def _shown_cards(view: Any) -> set[str]:
-    if isinstance(view, str):
-        return {view}
-    if isinstance(view, dict):
-        return set().union(*(_shown_cards(value) for value in view.values()))
-    if isinstance(view, list):
-        return set().union(*(_shown_cards(value) for value in view))
-    return set()
-
-
-def _undo(play: Play, rules: engine.Rules) -> engine.State:
-    """The state before the last effective move, rebuilt by replaying the rest from the deck.
-
-    The log keeps every row (undo rows included); the effective list is the log with each
-    undo cancelling the latest effective move before it.
-    """
-    effective: list[tuple[dict[str, Any], bool]] = []
-    for logged, revealed in play.moves.order_by("seq").values_list("move", "reveals_hidden"):
-        kind = logged.get("type")
-        if kind == UNDO:
-            effective.pop()
-        elif kind != RESIGN:
-            effective.append((logged, revealed))
-    if not effective:
-        raise Problem(422, "nothing_to_undo", "there is no move to undo")
-    if play.ranked and effective[-1][1]:
-        raise Problem(
-            422,
-            "undo_forbidden",
-            "a move that turned a face-down card or dealt cannot be undone in a ranked play",
-        )
-    deck = engine.parse_deck(play.deal.deck)
-    state, bad, error = engine.replay(rules, deck, [m for m, _ in effective[:-1]])
-    if bad is not None:
-        raise RuntimeError(f"move log of play {play.pk} does not replay at {bad}: {error!r}")
-    return state
+# --- Applying a move: games.moving (the hot path) ------------------------------------------
 
 
 def _finish(play: Play, outcome: str) -> None:
@@ -309,7 +202,9 @@ def visible_state(play: Play) -> dict[str, Any]:
 
     A finished play lists no legal moves.
     """
-    state = engine.state_from_json(rules_of(play), play.state)
+    state = getattr(play, "engine_state", None) or engine.state_from_json(
+        rules_of(play), play.state
+    )
     view = engine.visible(state, with_moves=not play.finished)
     if play.finished:
         view["legal_moves"] = []
@@ -318,7 +213,7 @@ def visible_state(play: Play) -> dict[str, Any]:
 
 def get_play(play_id: uuid.UUID | str, player: AbstractBaseUser) -> Play:
     """The caller's play; another player's play is indistinguishable from a missing one."""
-    play = Play.objects.filter(pk=play_id, player=player).first()
+    play = Play.objects.filter(pk=play_id, player_id=player.pk).first()
     if play is None:
         raise Problem(404, "not_found", "no such play")
     return play

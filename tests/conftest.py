@@ -98,3 +98,14 @@ def _clear_cache():
         cache.clear()
         yield
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _forget_checked_accounts():
+    """The move endpoint caches whether an account is active (games.auth); a test's rolled
+    back users must not leave a verdict for the next test's user with the same id."""
+    from games import auth
+
+    auth.forget_all()
+    yield
+    auth.forget_all()

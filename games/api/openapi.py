@@ -34,6 +34,10 @@ _PROBLEM_PROPERTIES: dict[str, Any] = {
     "rule": {"type": "string", "description": "illegal_move only: the engine's rule code"},
     "seq": {"type": "integer", "description": "stale_sequence only: the play's current seq"},
     "errors": {"description": "validation_error only: messages per field"},
+    "index": {
+        "type": "integer",
+        "description": "a batch of moves only: the position of the refused move, from 0",
+    },
 }
 
 

@@ -22,6 +22,7 @@ from games.winnability.serializers import WinnabilitySerializer
 
 from .. import services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
+from ..moving import MAX_BATCH
 from .openapi import MOVE_REF
 
 #: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
@@ -238,10 +239,30 @@ class PlaySerializer(PlaySummarySerializer):
 
 
 class PlayMoveSerializer(serializers.Serializer):
-    """The body of ``POST /plays/{id}/moves``. ``move`` is checked by the engine."""
+    """The body of ``POST /plays/{id}/moves``: one ``move``, or ``moves``, a batch of 1–500
+    (a client back online), applied in order in one transaction, all or nothing. Exactly one
+    of the two. Each move is checked by the engine."""
 
-    seq = serializers.IntegerField(min_value=0, help_text="must equal the play's current seq")
-    move = MoveField()
+    seq = serializers.IntegerField(
+        min_value=0, help_text="must equal the play's current seq (that of the first move)"
+    )
+    move = MoveField(required=False)
+    moves = serializers.ListField(
+        child=MoveField(),
+        required=False,
+        min_length=1,
+        max_length=MAX_BATCH,
+        help_text="instead of move: a batch, in order",
+    )
+
+
+class MoveBatchShapeSerializer(serializers.Serializer):
+    """What the view checks of a batch before the engine parses each move (400 either way)."""
+
+    seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    moves = serializers.ListField(
+        child=serializers.JSONField(allow_null=True), min_length=1, max_length=MAX_BATCH
+    )
 
 
 class MoveRequestShapeSerializer(serializers.Serializer):

@@ -7,6 +7,8 @@ a play's stored state except through ``services.visible_state`` (via the seriali
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -27,6 +29,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from .. import engine, services
+from ..auth import ClaimsJWTAuthentication
 from ..idempotency import idempotent
 from ..models import Play
 from ..preset_texts import preset_document
@@ -48,12 +51,13 @@ from .openapi import (
     problems,
 )
 from .pagination import PAGINATION_PARAMETERS, PlayCursor
-from .params import parse_day
+from .params import parse_day, parse_moves, plain_batch_request, plain_move_request
 from .serializers import (
     CredentialsSerializer,
     DailyDealSerializer,
     DailySerializer,
     HealthSerializer,
+    MoveBatchShapeSerializer,
     MoveLogSerializer,
     MoveRequestShapeSerializer,
     PlayMoveSerializer,
@@ -396,6 +400,8 @@ class PlayDetailView(APIView):
 
 
 class MovesView(APIView):
+    # The hot path: the token's claims name the player, no user row is read (games.auth).
+    authentication_classes = [ClaimsJWTAuthentication]
     throttle_scope = "moves"
 
     @extend_schema(
@@ -439,6 +445,7 @@ class MovesView(APIView):
                 "play_finished",
                 "precondition_failed",
                 "illegal_move",
+                "batch_after_reveal",
                 "undo_forbidden",
                 "nothing_to_undo",
                 "idempotency_key_reused",
@@ -460,6 +467,18 @@ class MovesView(APIView):
             ),
             OpenApiExample("deal", {"seq": 12, "move": {"type": "deal"}}, request_only=True),
             OpenApiExample("undo", {"seq": 12, "move": {"type": "undo"}}, request_only=True),
+            OpenApiExample(
+                "batch",
+                {
+                    "seq": 12,
+                    "moves": [
+                        {"type": "move", "from": "t3", "to": "f"},
+                        {"type": "move", "from": "t0", "to": "t3"},
+                        {"type": "deal"},
+                    ],
+                },
+                request_only=True,
+            ),
         ],
     )
     def post(self, request: Request, play_id: uuid.UUID) -> Response:
@@ -467,16 +486,41 @@ class MovesView(APIView):
         the play's seq (409 ``stale_sequence``); an illegal move is 422 ``illegal_move``
         with the rule in ``rule``; a move on a finished play is 409 ``play_finished``.
         With ``If-Match: <the play's ETag>`` the move applies only to that version of the
-        play (412 ``precondition_failed`` otherwise), and ``seq`` may be left out."""
+        play (412 ``precondition_failed`` otherwise), and ``seq`` may be left out.
+
+        ``{"seq": n, "moves": [...]}`` (1–500 moves) applies a batch in order in one
+        transaction, all or nothing: the first refused move's problem names its ``index``;
+        in a ranked play a move that turns a face-down card or deals ends its batch (422
+        ``batch_after_reveal``). The answer is the resulting play."""
         if_match = request.headers.get("If-Match")
 
         def move() -> Response:
-            shape = MoveRequestShapeSerializer(data=request.data)
-            shape.is_valid(raise_exception=True)
-            seq = caching.expected_seq(if_match, play_id, shape.validated_data.get("seq"))
-            parsed = engine.Move.from_dict(shape.validated_data["move"])
+            if isinstance(request.data, dict) and "moves" in request.data:
+                return batch()
+            seq, raw = plain_move_request(request.data)
+            if seq is None:  # anything unusual: the serializer checks it and words the 400
+                shape = MoveRequestShapeSerializer(data=request.data)
+                shape.is_valid(raise_exception=True)
+                seq, raw = shape.validated_data.get("seq"), shape.validated_data["move"]
+            seq = caching.expected_seq(if_match, play_id, seq)
+            parsed = engine.Move.from_dict(raw)
+            return applied(lambda: services.apply_move(play_id, request.user, seq, parsed))
+
+        def batch() -> Response:
+            if "move" in request.data:
+                raise Problem(400, "validation_error", "send either move or moves, not both")
+            seq, raw = plain_batch_request(request.data)
+            if seq is None:  # anything unusual: the serializer checks it and words the 400
+                shape = MoveBatchShapeSerializer(data=request.data)
+                shape.is_valid(raise_exception=True)
+                seq, raw = shape.validated_data.get("seq"), shape.validated_data["moves"]
+            seq = caching.expected_seq(if_match, play_id, seq)
+            parsed = parse_moves(raw)
+            return applied(lambda: services.apply_moves(play_id, request.user, seq, parsed))
+
+        def applied(apply: Callable[[], Any]) -> Response:
             try:
-                play = services.apply_move(play_id, request.user, seq, parsed)
+                play = apply()
             except Problem as problem:
                 if if_match is not None and problem.problem_code == "stale_sequence":
                     raise caching.precondition_failed(problem.extra.get("seq")) from None

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from games import services
+from leaderboard import store
 from tests.api.helpers import HIGH_RATES, store_daily
 
 IN_CI = os.environ.get("CI") == "true"
@@ -51,9 +52,16 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> str
 def haven(live_server, settings, monkeypatch, transactional_db):
     """The live server's base URL, with today's deals stored and throttles out of reach."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
+    # Boards of this session only: the test Redis database is shared with other sessions
+    # (and keeps what earlier runs left), and the client tests read today's board.
+    settings.LEADERBOARD_REDIS_PREFIX = f"lbclients{os.getpid()}:"
+    if store.configured():
+        store.delete_all()
     monkeypatch.setattr(services, "_prepare_day", lambda day: None)
     store_daily(services.utc_today())
-    return live_server.url
+    yield live_server.url
+    if store.configured():
+        store.delete_all()
 
 
 @pytest.fixture

@@ -1,0 +1,115 @@
+"""Bearer JWTs without a user query per request, for the move path.
+
+The default ``JWTAuthentication`` loads the user row on every request; on the move endpoint
+that query was a quarter of a move's time. :class:`ClaimsJWTAuthentication` trusts the
+signed ``user_id`` claim and only asks the database whether the account still exists and is
+active once per ``AUTH_RECHECK_SECONDS`` (default 30) per user and process. Saving or
+deleting a user drops its entry at once in the process that made the change
+(:func:`forget_user`, connected to ``post_save`` / ``post_delete``); other processes refuse
+a deactivated or deleted account at the latest ``AUTH_RECHECK_SECONDS`` later.
+
+``request.user`` is then a :class:`ClaimsUser`: ``pk``/``id``, authenticated, nothing else
+(code on this path filters by ``player_id``). A token whose ``user_id`` claim is missing or
+not a positive integer is refused with a 401, never a 500.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils.functional import cached_property
+from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework_simplejwt.authentication import JWTAuthentication
+from rest_framework_simplejwt.exceptions import InvalidToken
+from rest_framework_simplejwt.models import TokenUser
+from rest_framework_simplejwt.settings import api_settings
+from rest_framework_simplejwt.tokens import Token
+
+MAX_USER_ID = 2**63 - 1
+_MAX_ENTRIES = 100_000
+
+# user id -> (active, monotonic time of the check); a dict's get and set are atomic under
+# the GIL, so gthread workers share it without a lock (a lost update only costs a query).
+_checked: dict[int, tuple[bool, float]] = {}
+
+
+def recheck_seconds() -> float:
+    return float(getattr(settings, "AUTH_RECHECK_SECONDS", 30))
+
+
+def forget_user(sender: Any = None, instance: Any = None, **kwargs: Any) -> None:
+    """Drop the cached verdict of a saved or deleted user (signal receiver)."""
+    if instance is not None and instance.pk is not None:
+        _checked.pop(instance.pk, None)
+
+
+def forget_all() -> None:
+    _checked.clear()
+
+
+def _is_active(user_id: int) -> bool:
+    now = time.monotonic()
+    seen = _checked.get(user_id)
+    if seen is not None and now - seen[1] < recheck_seconds():
+        return seen[0]
+    active = bool(
+        get_user_model().objects.filter(pk=user_id).values_list("is_active", flat=True).first()
+    )
+    if len(_checked) >= _MAX_ENTRIES:
+        _checked.clear()
+    _checked[user_id] = (active, now)
+    return active
+
+
+def user_id_claim(token: Token) -> int:
+    """The token's user id as an integer; a missing or malformed claim is a 401."""
+    value = token.payload.get(api_settings.USER_ID_CLAIM)
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_USER_ID:
+        raise InvalidToken("Token contained no recognizable user identification")
+    return value
+
+
+class ClaimsUser(TokenUser):
+    """The caller as the token names them: an id, authenticated, no row loaded."""
+
+    def __init__(self, token: Token, user_id: int) -> None:
+        super().__init__(token)
+        self._user_id = user_id
+
+    @cached_property
+    def id(self) -> int:  # type: ignore[override]
+        return self._user_id
+
+    @cached_property
+    def pk(self) -> int:  # type: ignore[override]
+        return self._user_id
+
+
+class ClaimsJWTAuthentication(JWTAuthentication):
+    """``JWTAuthentication`` whose user comes from the token's claims (see the module)."""
+
+    def get_user(self, validated_token: Token) -> ClaimsUser:  # type: ignore[override]
+        user_id = user_id_claim(validated_token)
+        if not _is_active(user_id):
+            raise AuthenticationFailed("User not found or inactive", code="user_inactive")
+        return ClaimsUser(validated_token, user_id)
+
+
+class ClaimsJWTScheme(SimpleJWTScheme):
+    """:class:`ClaimsJWTAuthentication` in the OpenAPI schema: the same bearer JWT, so it
+    points at the ``jwtAuth`` scheme the other endpoints define instead of a second one."""
+
+    target_class = ClaimsJWTAuthentication
+    name: list[str] = []  # type: ignore[assignment] - registers no scheme of its own
+
+    def get_security_requirement(self, auto_schema: Any) -> dict[str, list[str]]:
+        return {SimpleJWTScheme.name: []}
+
+    def get_security_definition(self, auto_schema: Any) -> list[Any]:  # type: ignore[override]
+        return []
