@@ -26,7 +26,7 @@ from games.problems import Problem
 from games.services import utc_today  # re-exported: boards and views call services.utc_today()
 
 from . import boards, ranking, store
-from .models import ALL_TIME, FrozenDay, Group, Membership, Score, Total
+from .models import ALL_TIME, FrozenDay, Group, Membership, PendingPush, Score, Total
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +85,18 @@ def record_play(play: Play) -> Score | None:
         ]
         if FrozenDay.objects.filter(board=board, date=day).exists():
             boards.freeze(boards.BoardRef.daily(board, day))
-        transaction.on_commit(lambda: push_score(score, totals))
+        if store.configured():
+            PendingPush.objects.create(score=score)
+            transaction.on_commit(lambda: _push_and_confirm(score, totals))
     return score
+
+
+def _push_and_confirm(score: Score, totals: list[Total]) -> None:
+    if push_score(score, totals):
+        try:
+            PendingPush.objects.filter(score_id=score.pk).delete()
+        except Exception:  # the push happened; a replay later is harmless (ZADD LT)
+            log.warning("leaderboard: could not clear the pending push of %s", score.pk)
 
 
 def recompute_total(player_id: int, board: str, period: str) -> Total:
@@ -120,16 +130,17 @@ def refs_of(score: Score) -> tuple[boards.BoardRef, boards.BoardRef, boards.Boar
     )
 
 
-def push_score(score: Score, totals: list[Total]) -> None:
-    """After the commit: add the score and the totals (with their details) to Redis."""
+def push_score(score: Score, totals: list[Total]) -> bool:
+    """After the commit: add the score and the totals (with their details) to Redis; True
+    when Redis has them (or a rebuild from PostgreSQL was scheduled for a missing board)."""
     if not store.configured():
-        return
+        return False
     daily, weekly, alltime = refs_of(score)
     username = (
         get_user_model().objects.filter(pk=score.player_id).values_list("username", flat=True)
     ).first()
     if username is None:  # the player was deleted meanwhile
-        return
+        return True
     details = (
         username,
         score.won,
@@ -155,10 +166,11 @@ def push_score(score: Score, totals: list[Total]) -> None:
         missing = set(store.push(items))
     except store.StoreUnavailable as error:
         log.warning("leaderboard: Redis unavailable, %s not pushed: %s", score.play_id, error)
-        return
+        return False
     for ref in (daily, weekly, alltime):
         if ref.redis_key in missing:
             boards.schedule_rebuild(ref)
+    return True
 
 
 def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
@@ -170,14 +182,74 @@ def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
         log.exception("leaderboard: could not record play %s", play.pk)
 
 
-def rescore_missing() -> int:
-    """Score every finished ranked play that has no score yet (after a crash); return count."""
+def rescore_missing(since: dt.datetime | None = None) -> int:
+    """Score every finished ranked play that has no score yet (after a crash; only those
+    finished since ``since`` if given); return the count."""
     count = 0
     plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status=PlayStatus.PLAYING)
+    if since is not None:
+        plays = plays.filter(finished_at__gte=since)
     for play in plays.iterator():
         if record_play(play) is not None:
             count += 1
     return count
+
+
+def replay_pending(batch: int = 500) -> int:
+    """Push every score still in the outbox (:class:`PendingPush`) to Redis, oldest first;
+    return how many were confirmed. Stops at the first failure (Redis still down)."""
+    if not store.configured():
+        return 0
+    done = 0
+    while True:
+        rows = list(PendingPush.objects.select_related("score").order_by("created_at")[:batch])
+        if not rows:
+            return done
+        for row in rows:
+            score = row.score
+            totals = [
+                Total.objects.get(board=score.board, period=period, player_id=score.player_id)
+                for period in (score.week, ALL_TIME)
+            ]
+            if not push_score(score, totals):
+                return done
+            PendingPush.objects.filter(score_id=score.pk).delete()
+            done += 1
+
+
+CATCH_UP_WINDOW = dt.timedelta(days=2)
+
+
+def catch_up() -> tuple[int, int]:
+    """Score recent finished ranked plays that missed their score (a process killed after
+    the play's commit, a database error in the receiver), then replay the outbox to Redis.
+    Idempotent; run by the ``catch_up`` beat task and when a process sees Redis return.
+    Returns (plays scored, pushes confirmed)."""
+    scored = rescore_missing(since=timezone.now() - CATCH_UP_WINDOW)
+    return scored, replay_pending()
+
+
+def catch_up_in_background(outage_started: float = 0.0) -> None:
+    """The circuit breaker's recovery hook: :func:`catch_up` in a daemon thread, one per
+    Redis at a time (a short Redis lock), so the request that saw Redis return is not held."""
+    import threading
+
+    from django.db import connection
+
+    if not store.lock("catch-up", 60):
+        return
+
+    def run() -> None:
+        try:
+            scored, pushed = catch_up()
+            log.warning("leaderboard: Redis is back: scored %d play(s), pushed %d", scored, pushed)
+        except Exception:
+            log.exception("leaderboard: catch-up after the Redis outage failed")
+        finally:
+            store.unlock("catch-up")
+            connection.close()
+
+    threading.Thread(target=run, name="lb-catch-up", daemon=True).start()
 
 
 # --- Player profiles -------------------------------------------------------------------------

@@ -98,3 +98,13 @@ def _clear_cache():
         cache.clear()
         yield
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _closed_redis_breaker():
+    """Every test starts with the process's Redis circuit breaker closed (games.redis_guard)."""
+    from games.redis_guard import breaker
+
+    breaker.reset()
+    yield
+    breaker.reset()
