@@ -230,23 +230,30 @@ def catch_up() -> tuple[int, int]:
 
 
 def catch_up_in_background(outage_started: float = 0.0) -> None:
-    """The circuit breaker's recovery hook: :func:`catch_up` in a daemon thread, one per
-    Redis at a time (a short Redis lock), so the request that saw Redis return is not held."""
+    """The circuit breaker's recovery hook: :func:`catch_up` in a daemon thread, so the
+    request that saw Redis return is not held. One process replays at a time (a short
+    Redis lock); a process that finds the lock taken waits for it and then replays what is
+    still pending (its own late pushes included), which is cheap once the first is done."""
     import threading
+    import time
 
     from django.db import connection
 
-    if not store.lock("catch-up", 60):
-        return
-
     def run() -> None:
         try:
-            scored, pushed = catch_up()
-            log.warning("leaderboard: Redis is back: scored %d play(s), pushed %d", scored, pushed)
+            deadline = time.monotonic() + 60
+            while not store.lock("catch-up", 60):
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.5)
+            try:
+                scored, pushed = catch_up()
+                log.warning("leaderboard: Redis back: scored %d play(s), pushed %d", scored, pushed)
+            finally:
+                store.unlock("catch-up")
         except Exception:
             log.exception("leaderboard: catch-up after the Redis outage failed")
         finally:
-            store.unlock("catch-up")
             connection.close()
 
     threading.Thread(target=run, name="lb-catch-up", daemon=True).start()
