@@ -70,8 +70,17 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"],
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -269,12 +278,16 @@ class Tally:
                 self.documented_503 += 1
             elif status >= 500:
                 self.server_errors += 1
-                self.failures.append(f"{status} {response.request.method} "
-                                     f"{response.request.path_url}: {response.text[:300]}")
+                self.failures.append(
+                    f"{status} {response.request.method} "
+                    f"{response.request.path_url}: {response.text[:300]}"
+                )
             elif status not in expected:
                 self.wrong += 1
-                self.failures.append(f"{status} (expected {expected}) {response.request.method} "
-                                     f"{response.request.path_url}: {response.text[:300]}")
+                self.failures.append(
+                    f"{status} (expected {expected}) {response.request.method} "
+                    f"{response.request.path_url}: {response.text[:300]}"
+                )
 
     def drop(self) -> None:
         with self.lock:
