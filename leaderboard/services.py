@@ -165,7 +165,8 @@ def push_score(score: Score, totals: list[Total]) -> bool:
     try:
         missing = set(store.push(items))
     except store.StoreUnavailable as error:
-        log.warning("leaderboard: Redis unavailable, %s not pushed: %s", score.play_id, error)
+        level = logging.DEBUG if store.outage_known() else logging.WARNING
+        log.log(level, "leaderboard: Redis unavailable, %s kept pending: %s", score.play_id, error)
         return False
     for ref in (daily, weekly, alltime):
         if ref.redis_key in missing:

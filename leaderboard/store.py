@@ -67,6 +67,11 @@ def _client() -> redis.Redis:
     return cached[1]
 
 
+def outage_known() -> bool:
+    """Has this process's circuit breaker already reported Redis down (and logged it)?"""
+    return redis_guard.breaker.is_open
+
+
 @contextmanager
 def _guarded() -> Iterator[None]:
     """Redis calls under the process's circuit breaker: a Redis that failed a moment ago
