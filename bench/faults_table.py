@@ -4,7 +4,7 @@
         python -m pytest tests/faults
     python bench/faults_table.py /tmp/faults.jsonl
 
-Each test of tests/faults appends one JSON line per fault (tests/faults/harness.py,
+Each test of tests/faults appends one JSON line per fault (tests/faults/players.py,
 ``Tally.report``); this prints one Markdown row per line.
 """
 

@@ -4,8 +4,9 @@
 the play's :class:`Score`, recomputes the player's weekly and all-time :class:`Total` from
 the scores (so totals are always derivable from PostgreSQL), re-freezes the day if it was
 frozen already (a play started before midnight may end after it), and registers a
-``transaction.on_commit`` hook that adds the three entries to Redis. If Redis is down the
-hook logs and the boards are rebuilt from PostgreSQL when next read.
+``transaction.on_commit`` hook that adds the three entries to Redis. The score's outbox row
+(:class:`PendingPush`, same transaction) stays until that push succeeded: a push Redis
+missed is replayed by :mod:`leaderboard.catchup` when Redis is back.
 """
 
 from __future__ import annotations
@@ -194,70 +195,6 @@ def rescore_missing(since: dt.datetime | None = None) -> int:
         if record_play(play) is not None:
             count += 1
     return count
-
-
-def replay_pending(batch: int = 500) -> int:
-    """Push every score still in the outbox (:class:`PendingPush`) to Redis, oldest first;
-    return how many were confirmed. Stops at the first failure (Redis still down)."""
-    if not store.configured():
-        return 0
-    done = 0
-    while True:
-        rows = list(PendingPush.objects.select_related("score").order_by("created_at")[:batch])
-        if not rows:
-            return done
-        for row in rows:
-            score = row.score
-            totals = [
-                Total.objects.get(board=score.board, period=period, player_id=score.player_id)
-                for period in (score.week, ALL_TIME)
-            ]
-            if not push_score(score, totals):
-                return done
-            PendingPush.objects.filter(score_id=score.pk).delete()
-            done += 1
-
-
-CATCH_UP_WINDOW = dt.timedelta(days=2)
-
-
-def catch_up() -> tuple[int, int]:
-    """Score recent finished ranked plays that missed their score (a process killed after
-    the play's commit, a database error in the receiver), then replay the outbox to Redis.
-    Idempotent; run by the ``catch_up`` beat task and when a process sees Redis return.
-    Returns (plays scored, pushes confirmed)."""
-    scored = rescore_missing(since=timezone.now() - CATCH_UP_WINDOW)
-    return scored, replay_pending()
-
-
-def catch_up_in_background(outage_started: float = 0.0) -> None:
-    """The circuit breaker's recovery hook: :func:`catch_up` in a daemon thread, so the
-    request that saw Redis return is not held. One process replays at a time (a short
-    Redis lock); a process that finds the lock taken waits for it and then replays what is
-    still pending (its own late pushes included), which is cheap once the first is done."""
-    import threading
-    import time
-
-    from django.db import connection
-
-    def run() -> None:
-        try:
-            deadline = time.monotonic() + 60
-            while not store.lock("catch-up", 60):
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.5)
-            try:
-                scored, pushed = catch_up()
-                log.warning("leaderboard: Redis back: scored %d play(s), pushed %d", scored, pushed)
-            finally:
-                store.unlock("catch-up")
-        except Exception:
-            log.exception("leaderboard: catch-up after the Redis outage failed")
-        finally:
-            connection.close()
-
-    threading.Thread(target=run, name="lb-catch-up", daemon=True).start()
 
 
 # --- Player profiles -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import datetime as dt
 
 from celery import shared_task
 
-from . import boards, services
+from . import boards, catchup, services
 
 
 @shared_task(name="leaderboard.tasks.freeze_day")
@@ -36,4 +36,4 @@ def rebuild_all() -> int:
 
 @shared_task(name="leaderboard.tasks.catch_up")
 def catch_up() -> list[int]:
-    return list(services.catch_up())
+    return list(catchup.catch_up())

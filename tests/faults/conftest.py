@@ -1,5 +1,5 @@
 """Fixtures of the fault tests: a Redis of the test's own, gunicorn on the test database,
-today's daily deals and players with tokens (see ``harness``).
+today's daily deals and players with tokens (see ``servers`` and ``players``).
 
 The servers read the rows this process writes, so these tests commit
 (``transaction=True``) and need PostgreSQL; without ``redis-server`` on ``PATH`` they are
@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from games import engine, services
 from games.models import Deal, Source
 
-from .harness import Gunicorn, RedisServer, database_url, server_env
+from .servers import Gunicorn, RedisServer, database_url, server_env
 
 IN_CI = os.environ.get("CI") == "true"
 

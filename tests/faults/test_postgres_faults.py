@@ -17,20 +17,18 @@ import requests
 from django.db import connection
 
 from games import engine, services
-from leaderboard import services as leaderboard_services
+from leaderboard import catchup
 
-from .harness import (
-    Gunicorn,
+from .players import (
     Player,
     Tally,
-    free_port,
     is_documented_503,
     lost_writes,
     scoring_problems,
-    server_env,
     token_for,
     wait_boards_equal,
 )
+from .servers import Gunicorn, free_port, server_env
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.redis]
 
@@ -98,7 +96,7 @@ def test_backends_terminated_mid_burst(web, own_redis, today_deals, make_users, 
     # What the every-minute catch_up beat task does: score plays whose receiver lost its
     # connection, replay their pushes.
     settings.REDIS_URL = own_redis.url
-    leaderboard_services.catch_up()
+    catchup.catch_up()
     lost = lost_writes(players)
     tally.writes_lost = len(lost)
     finished = [play_id for p in players for play_id in p.finished_ranked]

@@ -18,14 +18,8 @@ import pytest
 
 from games import engine, services
 
-from .harness import (
-    Player,
-    RedisServer,
-    Tally,
-    lost_writes,
-    scoring_problems,
-    wait_boards_equal,
-)
+from .players import Player, Tally, lost_writes, scoring_problems, wait_boards_equal
+from .servers import RedisServer
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.redis]
 

@@ -16,7 +16,8 @@ import uuid
 import pytest
 import requests
 
-from .harness import Gunicorn, Tally, database_url, server_env
+from .players import Tally
+from .servers import Gunicorn, database_url, server_env
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.redis]
 

@@ -19,19 +19,8 @@ from celery import Celery
 
 from games import engine, services
 
-from .harness import (
-    ROOT,
-    Gunicorn,
-    Player,
-    Server,
-    Tally,
-    database_url,
-    lost_writes,
-    scoring_problems,
-    server_env,
-    wait_boards_equal,
-    wait_until,
-)
+from .players import Player, Tally, lost_writes, scoring_problems, wait_boards_equal
+from .servers import ROOT, Gunicorn, Server, database_url, server_env, wait_until
 
 pytestmark = [pytest.mark.faults, pytest.mark.topology, pytest.mark.postgres, pytest.mark.redis]
 

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from games import engine, services
-from leaderboard import services as leaderboard_services
+from leaderboard import catchup
 
-from .harness import Player, Tally, lost_writes, scoring_problems, wait_boards_equal
+from .players import Player, Tally, lost_writes, scoring_problems, wait_boards_equal
 
 pytestmark = [pytest.mark.faults, pytest.mark.postgres, pytest.mark.redis]
 
@@ -58,7 +58,7 @@ def test_gunicorn_worker_killed_mid_burst(web, own_redis, today_deals, make_user
     # The every-minute catch_up beat task: a worker killed between a play's commit and its
     # score leaves the score to it.
     settings.REDIS_URL = own_redis.url
-    leaderboard_services.catch_up()
+    catchup.catch_up()
     lost = lost_writes(players)
     tally.writes_lost = len(lost)
     finished = [play_id for p in players for play_id in p.finished_ranked]
