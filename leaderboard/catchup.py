@@ -57,7 +57,7 @@ def catch_up() -> tuple[int, int]:
     the play's commit, a database error in the receiver), then replay the outbox to Redis.
     Idempotent; run by the ``catch_up`` beat task and when a process sees Redis return.
     Returns (plays scored, pushes confirmed)."""
-    scored = rescore_missing(since=timezone.now() - CATCH_UP_WINDOW)
+    scored = rescore_missing(since_day=timezone.now().date() - CATCH_UP_WINDOW)
     return scored, replay_pending()
 
 

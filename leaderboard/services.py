@@ -184,13 +184,14 @@ def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
         log.exception("leaderboard: could not record play %s", play.pk)
 
 
-def rescore_missing(since: dt.datetime | None = None) -> int:
-    """Score every finished ranked play that has no score yet (after a crash; only those
-    finished since ``since`` if given); return the count."""
+def rescore_missing(since_day: dt.date | None = None) -> int:
+    """Score every finished ranked play that has no score yet (after a crash; only the
+    dailies of ``since_day`` and later if given); return the count."""
     count = 0
     plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status=PlayStatus.PLAYING)
-    if since is not None:
-        plays = plays.filter(finished_at__gte=since)
+    if since_day is not None:
+        # Through the few recent daily deals, so the (deal, status) index finds the plays.
+        plays = plays.filter(deal__source="daily", deal__date__gte=since_day)
     for play in plays.iterator():
         if record_play(play) is not None:
             count += 1
