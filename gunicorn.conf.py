@@ -3,7 +3,7 @@
 The Dockerfile and docker-compose.yml start the web server this way; every value can be
 changed through the environment (README, "Faults and the server edge").
 
-* Workers: ``GUNICORN_WORKERS`` (default 2 per core + 1), ``GUNICORN_WORKER_CLASS``
+* Workers: ``GUNICORN_WORKERS`` (default 4 per core + 1), ``GUNICORN_WORKER_CLASS``
   (default ``sync``: a move waits for its commit, and sync workers did best in
   ``bench/api.py``), ``GUNICORN_THREADS`` (``gthread`` only).
 * Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
@@ -35,7 +35,9 @@ def _int(name: str, default: int) -> int:
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
-workers = _int("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1)
+# 4 per core + 1: a sync worker spends much of a move waiting for its commit, and 9
+# workers on 2 cores did best in bench/api.py (README, "Capacity estimate").
+workers = _int("GUNICORN_WORKERS", multiprocessing.cpu_count() * 4 + 1)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 threads = _int("GUNICORN_THREADS", 1)
 
