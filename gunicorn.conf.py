@@ -34,10 +34,17 @@ def _int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return multiprocessing.cpu_count()
+
+
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
 # 4 per core + 1: a sync worker spends much of a move waiting for its commit, and 9
 # workers on 2 cores did best in bench/api.py (README, "Capacity estimate").
-workers = _int("GUNICORN_WORKERS", multiprocessing.cpu_count() * 4 + 1)
+workers = _int("GUNICORN_WORKERS", _cores() * 4 + 1)
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 threads = _int("GUNICORN_THREADS", 1)
 
