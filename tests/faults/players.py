@@ -22,6 +22,7 @@ import requests
 from .servers import wait_until
 
 REPORT_ENV = "HAVEN_FAULTS_REPORT"
+RETRY_SECONDS = 60  # a player retries a dropped or 503 request this long
 
 
 # --- Players ---------------------------------------------------------------------------------
@@ -134,7 +135,8 @@ class Player:
         self, method: str, path: str, body: Any = None, expected: tuple[int, ...] = (200, 201)
     ) -> requests.Response:
         key = uuid.uuid4().hex if method == "POST" else None
-        for _ in range(200):
+        deadline = time.monotonic() + RETRY_SECONDS
+        while time.monotonic() < deadline:
             base = self.bases[self._turn % len(self.bases)]
             self._turn += 1
             headers = {"Idempotency-Key": key} if key else {}
@@ -152,7 +154,7 @@ class Player:
                 time.sleep(0.05)
                 continue
             return response
-        raise AssertionError(f"{method} {path}: no answer after 200 tries")
+        raise AssertionError(f"{method} {path}: no answer in {RETRY_SECONDS} s of retries")
 
     def start(self, **body: Any) -> dict[str, Any]:
         response = self.call("POST", "/api/v1/plays", body, expected=(201,))
