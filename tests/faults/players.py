@@ -48,6 +48,7 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     max_seconds: float = 0.0
     max_move_seconds: float = 0.0  # POST …/moves: no password hashing in the way
+    move_seconds: list[float] = field(default_factory=list)
     writes_lost: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -58,6 +59,7 @@ class Tally:
             self.max_seconds = max(self.max_seconds, took)
             if response.request.method == "POST" and response.request.path_url.endswith("/moves"):
                 self.max_move_seconds = max(self.max_move_seconds, took)
+                self.move_seconds.append(took)
             status = response.status_code
             if status == 503 and is_documented_503(response):
                 self.documented_503 += 1
@@ -73,6 +75,10 @@ class Tally:
                     f"{status} (expected {expected}) {response.request.method} "
                     f"{response.request.path_url}: {response.text[:300]}"
                 )
+
+    def median_move_seconds(self) -> float:
+        ordered = sorted(self.move_seconds)
+        return ordered[len(ordered) // 2] if ordered else 0.0
 
     def drop(self) -> None:
         with self.lock:
@@ -99,6 +105,7 @@ class Tally:
             "writes_lost": self.writes_lost,
             "max_seconds": round(self.max_seconds, 3),
             "max_move_seconds": round(self.max_move_seconds, 3),
+            "median_move_seconds": round(self.median_move_seconds(), 3),
             **extra,
         }
         with open(path, "a") as out:
