@@ -48,9 +48,10 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     max_seconds: float = 0.0
     max_move_seconds: float = 0.0  # POST …/moves: no password hashing in the way
-    move_seconds: list[float] = field(default_factory=list)
+    move_seconds: list[tuple[float, float]] = field(default_factory=list)  # (start, took)
     writes_lost: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    fault_window: tuple[float, float] = (0.0, 0.0)  # monotonic start and end of the fault
 
     def record(self, response: requests.Response, expected: tuple[int, ...], took: float) -> None:
         with self.lock:
@@ -59,7 +60,7 @@ class Tally:
             self.max_seconds = max(self.max_seconds, took)
             if response.request.method == "POST" and response.request.path_url.endswith("/moves"):
                 self.max_move_seconds = max(self.max_move_seconds, took)
-                self.move_seconds.append(took)
+                self.move_seconds.append((time.monotonic() - took, took))
             status = response.status_code
             if status == 503 and is_documented_503(response):
                 self.documented_503 += 1
@@ -76,8 +77,10 @@ class Tally:
                     f"{response.request.path_url}: {response.text[:300]}"
                 )
 
-    def median_move_seconds(self) -> float:
-        ordered = sorted(self.move_seconds)
+    def median_move_seconds(self, between: tuple[float, float] | None = None) -> float:
+        """The median POST …/moves time (of the moves started ``between`` two instants)."""
+        low, high = between or (float("-inf"), float("inf"))
+        ordered = sorted(took for start, took in self.move_seconds if low <= start <= high)
         return ordered[len(ordered) // 2] if ordered else 0.0
 
     def drop(self) -> None:
