@@ -3,8 +3,9 @@
 Any ``OperationalError`` or ``InterfaceError`` from the database (refused or lost
 connection, a backend terminated by an operator, a failed commit) means the request could
 not be served *now*: the answer is a problem document with ``Retry-After``
-(``DB_RETRY_AFTER`` seconds, default 5). Nothing was written: the request's transaction
-rolled back, so the client may simply retry (with its ``Idempotency-Key``, if it sent one).
+(``DB_RETRY_AFTER`` seconds, default 5). The request's transaction rolled back (unless the
+connection died during its very commit), so the client retries with the same
+``Idempotency-Key``: it gets the first answer if the write did commit after all.
 Both DRF's exception handler and Django's ``handler500`` (errors raised outside DRF) ask
 :func:`database_problem`.
 """
@@ -38,6 +39,6 @@ def database_problem(exc: BaseException) -> tuple[dict[str, Any], int, dict[str,
     body = problem_body(
         503,
         CODE,
-        "the database is unreachable right now; nothing was changed, please retry",
+        "the database is unreachable right now; please retry (with the same Idempotency-Key)",
     )
     return body, 503, {"Retry-After": str(retry_after())}
