@@ -31,5 +31,5 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD python -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/api/v1/health', timeout=4); sys.exit(0)"
 
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", \
-     "--access-logfile", "-", "--timeout", "60"]
+# Workers, timeouts and request limits: gunicorn.conf.py (each one an environment variable).
+CMD ["gunicorn", "-c", "gunicorn.conf.py", "config.wsgi:application"]

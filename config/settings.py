@@ -14,6 +14,9 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
   ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
+* Faults (README, "Faults and the server edge"): ``REDIS_CONNECT_TIMEOUT``,
+  ``REDIS_SOCKET_TIMEOUT``, ``REDIS_BREAKER_COOLDOWN``, ``TRUSTED_PROXY_COUNT``,
+  ``DB_CONNECT_TIMEOUT``, ``DB_RETRY_AFTER``.
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "games.api.throttling.RateLimitHeadersMiddleware",
     "games.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -143,6 +147,12 @@ USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 if not USING_POSTGRES:
     # SQLite keeps a connection per thread; persistent connections buy nothing there.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+else:
+    # An unreachable server fails a request in seconds (a 503, games.outage), not minutes.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 3)
+    )
+DB_RETRY_AFTER = env_int("DB_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache and Celery -----------------------------------------------------------------------
@@ -150,14 +160,28 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL and TESTING:
     REDIS_URL = redis_url_with_db(REDIS_URL, REDIS_TEST_DB)
 
+# Redis only accelerates (README, "Faults"): short timeouts, no retries, and a circuit
+# breaker (games.redis_guard) in front of the cache, the throttles and the leaderboards.
+# In-process tests on a shared, loaded machine get more slack than production; the fault
+# tests (tests/faults) run real servers with the production values.
+REDIS_CONNECT_TIMEOUT = env_float("REDIS_CONNECT_TIMEOUT", 0.5 if TESTING else 0.1)
+REDIS_SOCKET_TIMEOUT = env_float("REDIS_SOCKET_TIMEOUT", 0.5 if TESTING else 0.1)
+REDIS_BREAKER_COOLDOWN = env_float("REDIS_BREAKER_COOLDOWN", 2.0)
+# Proxies in front of the web servers that append the client to X-Forwarded-For; 0 trusts
+# no header (per-address throttles count REMOTE_ADDR).
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+
 if REDIS_URL:
+    from games.redis_guard import connection_options
+
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "games.cache.GuardedRedisCache",
             "LOCATION": REDIS_URL,
             # A test session keeps to keys of its own, so two sessions sharing the test
             # database (developers on one machine) never clear each other's throttles.
             "KEY_PREFIX": f"haven-test-{os.getpid()}" if TESTING else "haven",
+            "OPTIONS": connection_options(REDIS_CONNECT_TIMEOUT, REDIS_SOCKET_TIMEOUT),
         }
     }
 else:
@@ -167,6 +191,12 @@ else:
             "LOCATION": "haven",
         }
     }
+# Per-process throttle counters while Redis is down (games.api.throttling).
+CACHES["local"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "haven-local",
+    "OPTIONS": {"MAX_ENTRIES": 100_000},
+}
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
@@ -191,6 +221,11 @@ CELERY_BEAT_SCHEDULE = {
     "freeze-yesterdays-boards": {
         "task": "leaderboard.tasks.freeze_yesterday",
         "schedule": crontab(minute=10),
+    },
+    # Scores a Redis outage or a killed process kept off the boards (leaderboard.services).
+    "leaderboard-catch-up": {
+        "task": "leaderboard.tasks.catch_up",
+        "schedule": 60.0,
     },
 }
 

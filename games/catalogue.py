@@ -147,6 +147,11 @@ CATALOGUE: dict[str, Entry] = {
     "throttled": Entry(429, _("Too many requests")),
     "server_error": Entry(500, _("Internal server error"), _("An unexpected error occurred.")),
     "try_again": Entry(503, _("Try again"), _("Please retry in a moment.")),
+    "database_unavailable": Entry(
+        503,
+        _("Database unavailable"),
+        _("The database is unreachable right now; please retry (with the same Idempotency-Key)."),
+    ),
 }
 
 #: The engine's rule codes of an ``illegal_move`` (``rule``), as sentences without card

@@ -9,6 +9,7 @@ where they help (``rule`` for an illegal move, ``errors`` for field validation).
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from rest_framework.views import set_rollback
 
 from . import engine
 from .catalogue import CATALOGUE, RULES, status_of
+from .outage import CODE, database_problem, is_database_outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
@@ -162,6 +164,8 @@ def _detail_of(exc: exceptions.APIException) -> str:
 def problem_for_exception(exc: Exception) -> tuple[dict[str, Any], int, dict[str, str]] | None:
     """Problem body, status and headers for ``exc``, or None if it is not a known error."""
     headers: dict[str, str] = {}
+    if is_database_outage(exc):
+        return database_problem(exc)
     if isinstance(exc, engine.EngineError):
         exc = engine_problem(exc)
     if isinstance(exc, Problem):
@@ -221,6 +225,10 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error(request: HttpRequest) -> JsonResponse:
+    error = sys.exc_info()[1]  # Django calls handler500 inside its except block
+    if is_database_outage(error):
+        body, status_code, headers = database_problem(error)
+        return problem_response(status_code, CODE, body["detail"], headers=headers)
     return problem_response(
         status.HTTP_500_INTERNAL_SERVER_ERROR, "server_error", "an unexpected error occurred"
     )

@@ -10,8 +10,12 @@ class LeaderboardConfig(AppConfig):
 
     def ready(self) -> None:
         from games.models import Play
+        from games.redis_guard import breaker
         from games.signals import play_finished
 
+        from .catchup import catch_up_in_background
         from .services import on_play_finished
 
         play_finished.connect(on_play_finished, sender=Play, dispatch_uid="leaderboard.record_play")
+        # Redis back after an outage: replay the scores its boards missed.
+        breaker.on_recovery(catch_up_in_background)

@@ -354,7 +354,9 @@ def read(
             else:
                 source = "redis"
         except store.StoreUnavailable as error:
-            log.warning("leaderboard: Redis unavailable, answering from PostgreSQL: %s", error)
+            # The breaker logged the outage once; each fallback is only worth a debug line.
+            level = logging.DEBUG if store.outage_known() else logging.WARNING
+            log.log(level, "leaderboard: Redis unavailable, answering from PostgreSQL: %s", error)
     if page is None:
         if mode == "around":
             member = my_member(ref, me)

@@ -148,3 +148,22 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.group_id}"
+
+
+class PendingPush(models.Model):
+    """A score whose Redis entries are not confirmed yet: a transactional outbox.
+
+    Written in the transaction that records the score and deleted once the push to Redis
+    succeeded, so a score recorded while Redis was down (or by a process that died before
+    its push) is replayed by :func:`leaderboard.services.replay_pending` when Redis is back
+    (the circuit breaker closing, or the ``catch_up`` beat task). Replays are idempotent:
+    ``ZADD … LT`` keeps the best key.
+    """
+
+    score = models.OneToOneField(
+        Score, on_delete=models.CASCADE, primary_key=True, related_name="pending_push"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"pending push of {self.score_id}"

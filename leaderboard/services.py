@@ -4,8 +4,9 @@
 the play's :class:`Score`, recomputes the player's weekly and all-time :class:`Total` from
 the scores (so totals are always derivable from PostgreSQL), re-freezes the day if it was
 frozen already (a play started before midnight may end after it), and registers a
-``transaction.on_commit`` hook that adds the three entries to Redis. If Redis is down the
-hook logs and the boards are rebuilt from PostgreSQL when next read.
+``transaction.on_commit`` hook that adds the three entries to Redis. The score's outbox row
+(:class:`PendingPush`, same transaction) stays until that push succeeded: a push Redis
+missed is replayed by :mod:`leaderboard.catchup` when Redis is back.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from games.problems import Problem
 from games.services import utc_today  # re-exported: boards and views call services.utc_today()
 
 from . import boards, ranking, store
-from .models import ALL_TIME, FrozenDay, Group, Membership, Score, Total
+from .models import ALL_TIME, FrozenDay, Group, Membership, PendingPush, Score, Total
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +86,18 @@ def record_play(play: Play) -> Score | None:
         ]
         if FrozenDay.objects.filter(board=board, date=day).exists():
             boards.freeze(boards.BoardRef.daily(board, day))
-        transaction.on_commit(lambda: push_score(score, totals))
+        if store.configured():
+            PendingPush.objects.create(score=score)
+            transaction.on_commit(lambda: _push_and_confirm(score, totals))
     return score
+
+
+def _push_and_confirm(score: Score, totals: list[Total]) -> None:
+    if push_score(score, totals):
+        try:
+            PendingPush.objects.filter(score_id=score.pk).delete()
+        except Exception:  # the push happened; a replay later is harmless (ZADD LT)
+            log.warning("leaderboard: could not clear the pending push of %s", score.pk)
 
 
 def recompute_total(player_id: int, board: str, period: str) -> Total:
@@ -120,16 +131,17 @@ def refs_of(score: Score) -> tuple[boards.BoardRef, boards.BoardRef, boards.Boar
     )
 
 
-def push_score(score: Score, totals: list[Total]) -> None:
-    """After the commit: add the score and the totals (with their details) to Redis."""
+def push_score(score: Score, totals: list[Total]) -> bool:
+    """After the commit: add the score and the totals (with their details) to Redis; True
+    when Redis has them (or a rebuild from PostgreSQL was scheduled for a missing board)."""
     if not store.configured():
-        return
+        return False
     daily, weekly, alltime = refs_of(score)
     username = (
         get_user_model().objects.filter(pk=score.player_id).values_list("username", flat=True)
     ).first()
     if username is None:  # the player was deleted meanwhile
-        return
+        return True
     details = (
         username,
         score.won,
@@ -154,11 +166,13 @@ def push_score(score: Score, totals: list[Total]) -> None:
     try:
         missing = set(store.push(items))
     except store.StoreUnavailable as error:
-        log.warning("leaderboard: Redis unavailable, %s not pushed: %s", score.play_id, error)
-        return
+        level = logging.DEBUG if store.outage_known() else logging.WARNING
+        log.log(level, "leaderboard: Redis unavailable, %s kept pending: %s", score.play_id, error)
+        return False
     for ref in (daily, weekly, alltime):
         if ref.redis_key in missing:
             boards.schedule_rebuild(ref)
+    return True
 
 
 def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
@@ -170,10 +184,14 @@ def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
         log.exception("leaderboard: could not record play %s", play.pk)
 
 
-def rescore_missing() -> int:
-    """Score every finished ranked play that has no score yet (after a crash); return count."""
+def rescore_missing(since_day: dt.date | None = None) -> int:
+    """Score every finished ranked play that has no score yet (after a crash; only the
+    dailies of ``since_day`` and later if given); return the count."""
     count = 0
     plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status=PlayStatus.PLAYING)
+    if since_day is not None:
+        # Through the few recent daily deals, so the (deal, status) index finds the plays.
+        plays = plays.filter(deal__source="daily", deal__date__gte=since_day)
     for play in plays.iterator():
         if record_play(play) is not None:
             count += 1

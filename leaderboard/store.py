@@ -23,11 +23,14 @@ answering; callers fall back to PostgreSQL.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import redis
 from django.conf import settings
+
+from games import redis_guard
 
 SENTINEL = "~"
 _local = threading.local()
@@ -56,16 +59,28 @@ def _client() -> redis.Redis:
         raise StoreUnavailable("REDIS_URL is not set")
     cached = getattr(_local, "client", None)
     if cached is None or cached[0] != url:
-        timeout = getattr(settings, "LEADERBOARD_REDIS_TIMEOUT", 0.5)
+        # The short timeouts of every Redis client here (games.redis_guard), no retries.
         client = redis.Redis.from_url(
-            url,
-            socket_timeout=timeout,
-            socket_connect_timeout=timeout,
-            decode_responses=True,
-            protocol=2,
+            url, decode_responses=True, protocol=2, **redis_guard.options_from_settings()
         )
         _local.client = cached = (url, client)
     return cached[1]
+
+
+def outage_known() -> bool:
+    """Has this process's circuit breaker already reported Redis down (and logged it)?"""
+    return redis_guard.breaker.is_open
+
+
+@contextmanager
+def _guarded() -> Iterator[None]:
+    """Redis calls under the process's circuit breaker: a Redis that failed a moment ago
+    is not waited on again (:mod:`games.redis_guard`); any failure is StoreUnavailable."""
+    try:
+        with redis_guard.guarded():
+            yield
+    except redis_guard.RedisUnavailable as error:
+        raise StoreUnavailable(str(error)) from error
 
 
 def client() -> redis.Redis:
@@ -190,23 +205,19 @@ def push(items: Iterable[tuple[str, str, int, str, str]]) -> list[str]:
     items = list(items)
     if not items:
         return []
-    try:
-        argv: list[str] = []
-        for _, member, score, info, alias in items:
-            argv += [member, str(score), info, alias]
-        keys = [k for item in items for k in (item[0], info_key(item[0]))]
+    argv: list[str] = []
+    for _, member, score, info, alias in items:
+        argv += [member, str(score), info, alias]
+    keys = [k for item in items for k in (item[0], info_key(item[0]))]
+    with _guarded():
         return list(_script("push", _PUSH)(keys=keys, args=argv))
-    except redis.RedisError as error:
-        raise StoreUnavailable(str(error)) from error
 
 
 def page(key: str, mode: str, size: int, score: int | None = None, member: str = "") -> Page | None:
     """A page of a built board, or None if the board is not built (flushed, evicted, new)."""
     args = [mode, size, "" if score is None else str(score), member]
-    try:
+    with _guarded():
         reply = _script("page", _PAGE)(keys=[key, info_key(key)], args=args)
-    except redis.RedisError as error:
-        raise StoreUnavailable(str(error)) from error
     if reply is None:
         return None
     start, mine = int(reply[0]), int(reply[1])
@@ -216,10 +227,8 @@ def page(key: str, mode: str, size: int, score: int | None = None, member: str =
 
 
 def exists(key: str) -> bool:
-    try:
+    with _guarded():
         return bool(_client().exists(key))
-    except redis.RedisError as error:
-        raise StoreUnavailable(str(error)) from error
 
 
 # Swap a complete rebuild in, atomically, only if the buffers still hold every entry.
@@ -259,7 +268,7 @@ def build(
     conn = _client()
     tmp, tmp_info = f"{key}:build", f"{key}:info:build"
     count = 0
-    try:
+    with _guarded():
         conn.unlink(tmp, tmp_info)
         scores: dict[str, int] = {}
         infos: dict[str, str] = {}
@@ -286,8 +295,6 @@ def build(
         done = _script("finish", _FINISH_BUILD)(
             keys=[tmp, tmp_info, key, info_key(key)], args=[count, int(ttl), fields]
         )
-    except redis.RedisError as error:
-        raise StoreUnavailable(str(error)) from error
     if not done:  # the buffers were flushed or evicted meanwhile: leave the board unbuilt
         raise StoreUnavailable(f"the rebuild buffers of {key} vanished")
     return count
@@ -296,15 +303,17 @@ def build(
 def lock(name: str, seconds: int) -> bool:
     """Take a short named lock (SET NX EX); False if someone holds it or Redis is down."""
     try:
-        return bool(_client().set(f"{prefix()}lock:{name}", "1", nx=True, ex=seconds))
-    except (redis.RedisError, StoreUnavailable):
+        with _guarded():
+            return bool(_client().set(f"{prefix()}lock:{name}", "1", nx=True, ex=seconds))
+    except StoreUnavailable:
         return False
 
 
 def unlock(name: str) -> None:
     try:
-        _client().delete(f"{prefix()}lock:{name}")
-    except (redis.RedisError, StoreUnavailable):
+        with _guarded():
+            _client().delete(f"{prefix()}lock:{name}")
+    except StoreUnavailable:
         pass
 
 
@@ -312,9 +321,7 @@ def delete_all() -> int:
     """Delete every board key under the prefix (tests, and ``rebuild_leaderboards --clear``)."""
     conn = _client()
     removed = 0
-    try:
+    with _guarded():
         for key in conn.scan_iter(match=f"{prefix()}*", count=1000):
             removed += conn.unlink(key)
-    except redis.RedisError as error:
-        raise StoreUnavailable(str(error)) from error
     return removed

@@ -3,6 +3,8 @@
 * ``leaderboard.tasks.freeze_yesterday`` — store the ranks of yesterday's boards (schedule it
   a few minutes after UTC midnight; past days are also frozen lazily on their first read).
 * ``leaderboard.tasks.rebuild_all`` — rebuild every Redis board from PostgreSQL.
+* ``leaderboard.tasks.catch_up`` — score finished ranked plays that missed their score and
+  replay the scores Redis missed (the outbox); every minute, idempotent.
 
 The fallback rebuild when a reader finds a board missing is *not* a Celery task but a thread
 (:func:`leaderboard.boards.schedule_rebuild`): the broker is the same Redis that was lost.
@@ -14,7 +16,7 @@ import datetime as dt
 
 from celery import shared_task
 
-from . import boards, services
+from . import boards, catchup, services
 
 
 @shared_task(name="leaderboard.tasks.freeze_day")
@@ -30,3 +32,8 @@ def freeze_yesterday() -> int:
 @shared_task(name="leaderboard.tasks.rebuild_all")
 def rebuild_all() -> int:
     return sum(1 for ref in boards.all_boards() if boards.rebuild(ref) >= 0)
+
+
+@shared_task(name="leaderboard.tasks.catch_up")
+def catch_up() -> list[int]:
+    return list(catchup.catch_up())

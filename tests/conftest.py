@@ -109,3 +109,13 @@ def _forget_checked_accounts():
     auth.forget_all()
     yield
     auth.forget_all()
+
+
+@pytest.fixture(autouse=True)
+def _closed_redis_breaker():
+    """Every test starts with the process's Redis circuit breaker closed (games.redis_guard)."""
+    from games.redis_guard import breaker
+
+    breaker.reset()
+    yield
+    breaker.reset()

@@ -293,6 +293,12 @@ class MoveLogSerializer(serializers.Serializer):
 
 
 class HealthSerializer(serializers.Serializer):
-    status = serializers.CharField()
-    database = serializers.CharField()
-    cache = serializers.CharField()
+    status = serializers.ChoiceField(["ok", "degraded", "unavailable"])
+    database = serializers.ChoiceField(["ok", "unavailable"])
+    cache = serializers.ChoiceField(["ok", "unavailable"])
+    throttles = serializers.CharField(
+        required=False, help_text="`per-process` while Redis is unavailable"
+    )
+    leaderboards = serializers.CharField(
+        required=False, help_text="`postgres` while Redis is unavailable"
+    )

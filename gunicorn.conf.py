@@ -1,0 +1,72 @@
+"""gunicorn's settings for Haven: ``gunicorn -c gunicorn.conf.py config.wsgi:application``.
+
+The Dockerfile and docker-compose.yml start the web server this way; every value can be
+changed through the environment (README, "Faults and the server edge").
+
+* Workers: ``GUNICORN_WORKERS`` (default 4 per core + 1), ``GUNICORN_WORKER_CLASS``
+  (default ``sync``: a move waits for its commit, and sync workers did best in
+  ``bench/api.py``), ``GUNICORN_THREADS`` (``gthread`` only).
+* Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
+  restart or ``SIGTERM`` workers get ``GUNICORN_GRACEFUL_TIMEOUT`` (20 s) to finish their
+  requests; idle keep-alive connections close after ``GUNICORN_KEEPALIVE`` (5 s). A worker
+  that dies mid-request loses nothing: the request's transaction never committed.
+* Request limits, enforced by gunicorn before Django runs: a request line up to 8190 bytes
+  (gunicorn's maximum), 100 header fields of up to 8190 bytes each. A request beyond these,
+  or one gunicorn cannot parse (a control character in a header), gets gunicorn's own short
+  ``400``/``431`` page, not a problem document: no Django code sees it. The limits are
+  generous so that every request a client may legitimately send reaches Django, which
+  answers everything else with problem documents; normalising malformed HTTP is the edge
+  proxy's job (README).
+* ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For``
+  gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
+  per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
+  otherwise ``FORWARDED_ALLOW_IPS`` (default ``127.0.0.1,::1``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return multiprocessing.cpu_count()
+
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
+# 4 per core + 1: a sync worker spends much of a move waiting for its commit, and 9
+# workers on 2 cores did best in bench/api.py (README, "Capacity estimate").
+workers = _int("GUNICORN_WORKERS", _cores() * 4 + 1)
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+threads = _int("GUNICORN_THREADS", 1)
+
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)
+keepalive = _int("GUNICORN_KEEPALIVE", 5)
+# Recycle workers now and then (jittered so they do not all restart at once).
+max_requests = _int("GUNICORN_MAX_REQUESTS", 10_000)
+max_requests_jitter = _int("GUNICORN_MAX_REQUESTS_JITTER", 1_000)
+
+limit_request_line = _int("GUNICORN_LIMIT_REQUEST_LINE", 8190)
+limit_request_fields = _int("GUNICORN_LIMIT_REQUEST_FIELDS", 100)
+limit_request_field_size = _int("GUNICORN_LIMIT_REQUEST_FIELD_SIZE", 8190)
+
+_trusted_proxies = _int("TRUSTED_PROXY_COUNT", 0)
+forwarded_allow_ips = (
+    os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1") if _trusted_proxies > 0 else ""
+)
+
+# GUNICORN_ACCESSLOG="" (empty) switches the access log off.
+accesslog = os.environ.get("GUNICORN_ACCESSLOG", "-") or None
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
+# Workers write their heartbeat files to memory, not to a (possibly slow) disk.
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None

@@ -1,0 +1,87 @@
+"""Catching the Redis boards up with PostgreSQL after a fault.
+
+A finished ranked play's score is written with an outbox row (:class:`PendingPush`) in the
+same transaction (:func:`leaderboard.services.record_play`); the row is deleted once the
+push to Redis succeeded. :func:`catch_up` scores recent ranked plays that finished without
+a score (a process killed between the play's commit and its receiver, a database error in
+the receiver) and replays the outbox. It runs every minute (the ``catch_up`` beat task) and
+whenever a process's Redis circuit breaker closes after an outage
+(:func:`catch_up_in_background`, hooked in ``LeaderboardConfig.ready``). Everything here is
+idempotent: ``ZADD … LT`` keeps the best key, a score's primary key is its play.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import time
+
+from django.db import connection
+from django.utils import timezone
+
+from . import store
+from .models import ALL_TIME, PendingPush, Total
+from .services import push_score, rescore_missing
+
+log = logging.getLogger(__name__)
+
+
+def replay_pending(batch: int = 500) -> int:
+    """Push every score still in the outbox (:class:`PendingPush`) to Redis, oldest first;
+    return how many were confirmed. Stops at the first failure (Redis still down)."""
+    if not store.configured():
+        return 0
+    done = 0
+    while True:
+        rows = list(PendingPush.objects.select_related("score").order_by("created_at")[:batch])
+        if not rows:
+            return done
+        for row in rows:
+            score = row.score
+            totals = [
+                Total.objects.get(board=score.board, period=period, player_id=score.player_id)
+                for period in (score.week, ALL_TIME)
+            ]
+            if not push_score(score, totals):
+                return done
+            PendingPush.objects.filter(score_id=score.pk).delete()
+            done += 1
+
+
+CATCH_UP_WINDOW = dt.timedelta(days=2)
+
+
+def catch_up() -> tuple[int, int]:
+    """Score recent finished ranked plays that missed their score (a process killed after
+    the play's commit, a database error in the receiver), then replay the outbox to Redis.
+    Idempotent; run by the ``catch_up`` beat task and when a process sees Redis return.
+    Returns (plays scored, pushes confirmed)."""
+    scored = rescore_missing(since_day=timezone.now().date() - CATCH_UP_WINDOW)
+    return scored, replay_pending()
+
+
+def catch_up_in_background(outage_started: float = 0.0) -> None:
+    """The circuit breaker's recovery hook: :func:`catch_up` in a daemon thread, so the
+    request that saw Redis return is not held. One process replays at a time (a short
+    Redis lock); a process that finds the lock taken waits for it and then replays what is
+    still pending (its own late pushes included), which is cheap once the first is done."""
+
+    def run() -> None:
+        try:
+            deadline = time.monotonic() + 60
+            while not store.lock("catch-up", 60):
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.5)
+            try:
+                scored, pushed = catch_up()
+                log.warning("leaderboard: Redis back: scored %d play(s), pushed %d", scored, pushed)
+            finally:
+                store.unlock("catch-up")
+        except Exception:
+            log.exception("leaderboard: catch-up after the Redis outage failed")
+        finally:
+            connection.close()
+
+    threading.Thread(target=run, name="lb-catch-up", daemon=True).start()
