@@ -33,6 +33,7 @@ from .support import (
     DAILY_PRESET,
     DAILY_SEED,
     HIGH_RATES,
+    PAST_DAY_WINS,
     TEST_SECONDS,
     Browser,
     solved,
@@ -69,20 +70,20 @@ def _browser_test_setup(settings, monkeypatch):
 
 @pytest.fixture
 def daily_deals(transactional_db) -> dict[str, Deal]:
-    """Today's six daily deals and yesterday's: the seahaven deal is one the solver wins
-    (with its real solution as the published par solution), the others stand-ins."""
+    """Today's six daily deals and yesterday's. Today's seahaven deal is one the solver wins,
+    with its real solution as the par solution; yesterday's seahaven, westcliff and
+    easthaven-open deals too (for the past-day playback); the rest are stand-ins."""
     today = services.utc_today()
-    winner = solved(DAILY_PRESET, DAILY_SEED)
     deals = {}
     for day in (today, today - timedelta(days=1)):
+        real = PAST_DAY_WINS if day < today else {DAILY_PRESET: DAILY_SEED}
         for n, preset in enumerate(engine.PRESETS):
-            if preset == DAILY_PRESET:
-                deck, solution = winner.deck, winner.moves
+            if preset in real:
+                win = solved(preset, real[preset])
+                deck, solution = win.deck, win.moves
             else:
-                deck, solution = (
-                    engine.format_deck(engine.deck_from_seed(1000 + n)),
-                    [{"type": "deal"}],
-                )
+                deck = engine.format_deck(engine.deck_from_seed(1000 + n))
+                solution = [{"type": "deal"}]
             deal = Deal.objects.create(
                 preset=preset,
                 source=Source.DAILY,
@@ -118,7 +119,9 @@ def open_browser(live_server, request) -> Iterator[Any]:
         )
         context.set_default_timeout(20_000)
         page = context.new_page()
-        opened = Browser(page, context, live_server.url + "/", name=name)
+        opened = Browser(
+            page, context, live_server.url + "/", name=name, touch=bool(options.get("has_touch"))
+        )
         page.on(
             "console",
             lambda message: opened.errors.append(message.text) if message.type == "error" else None,

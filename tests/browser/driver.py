@@ -70,20 +70,29 @@ def click_source(b: Browser, move: dict[str, Any]) -> None:
         cards = pile(b, src).locator(".card[data-index]")
         index = cards.count() - move.get("count", 1)
         # Cards overlap: click the strip of the card that shows above the next one.
-        cards.nth(index).click(position={"x": 8, "y": 6})
+        press(b, cards.nth(index))
     else:
-        pile(b, src).click()
+        press(b, pile(b, src))
 
 
 def click_target(b: Browser, move: dict[str, Any]) -> None:
-    pile(b, move["to"]).click(position={"x": 8, "y": 6})
+    press(b, pile(b, move["to"]))
+
+
+def press(b: Browser, locator) -> None:
+    """Click (or tap, on a touch screen) the top strip of a card or pile: cards overlap, and
+    the strip is the part of a card that shows above the next one."""
+    if b.touch:
+        locator.tap(position={"x": 8, "y": 6})
+    else:
+        locator.click(position={"x": 8, "y": 6})
 
 
 def click_move(b: Browser, move: dict[str, Any]) -> None:
     """Play one API move by tapping: the card (or pile), then the target; or the stock."""
     before = seq(b)
     if move["type"] == "deal":
-        pile(b, "s").click()
+        press(b, pile(b, "s"))
     else:
         click_source(b, move)
         click_target(b, move)

@@ -29,6 +29,7 @@ PASSWORD = "a long passphrase"
 #: Deals the solver wins in well under a second (with room to shorten the solution).
 PRACTICE_PRESET, PRACTICE_SEED = "westcliff", 1
 DAILY_PRESET, DAILY_SEED = "seahaven", 5
+PAST_DAY_WINS = {"seahaven": 5, "westcliff": 1, "easthaven-open": 7}
 
 
 @dataclass
@@ -62,6 +63,7 @@ class Browser:
     errors: list[str] = field(default_factory=list)
     name: str = "test"
     shots: int = 0
+    touch: bool = False
 
     def shot(self, step: str) -> Path:
         SCREENSHOTS.mkdir(exist_ok=True)
