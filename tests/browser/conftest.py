@@ -120,7 +120,11 @@ def open_browser(live_server, request) -> Iterator[Any]:
         context.set_default_timeout(20_000)
         page = context.new_page()
         opened = Browser(
-            page, context, live_server.url + "/", name=name, touch=bool(options.get("has_touch"))
+            page,
+            context,
+            live_server.url + "/play/",
+            name=name,
+            touch=bool(options.get("has_touch")),
         )
         page.on(
             "console",

@@ -10,6 +10,8 @@ import pytest
 from .support import PASSWORD, Browser
 
 expect = pytest.importorskip("playwright.sync_api").expect
+# The machine running the tests may be busy: wait as long as any other browser step.
+expect.set_options(timeout=20_000)
 
 _names = itertools.count()
 

@@ -71,3 +71,10 @@ class Browser:
         path = SCREENSHOTS / f"{self.name}-{self.shots:02d}-{step}.png"
         self.page.screenshot(path=str(path), full_page=True)
         return path
+
+    def shot_of(self, selector: str, step: str) -> Path:
+        """A screenshot of one element (README pictures: smaller than the whole page)."""
+        SCREENSHOTS.mkdir(exist_ok=True)
+        path = SCREENSHOTS / f"{self.name}-{step}.png"
+        self.page.locator(selector).screenshot(path=str(path))
+        return path

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
 import pytest
+from rest_framework_simplejwt.tokens import AccessToken
 
 from games.models import Play
 
@@ -16,7 +20,7 @@ from .driver import (
     start_practice,
     start_ranked,
 )
-from .support import DAILY_PRESET, PRACTICE_PRESET, PRACTICE_SEED, solved
+from .support import DAILY_PRESET, DAILY_SEED, PRACTICE_PRESET, PRACTICE_SEED, solved
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,9 +63,11 @@ def test_practice_deal_won_by_clicking(open_browser, transactional_db):
     assert b.errors == []
 
 
-def test_ranked_daily_played_to_the_end_is_on_the_board(open_browser, daily_deals):
-    win = solved(DAILY_PRESET, 5)
-    b = open_browser()
+def test_ranked_daily_played_to_the_end_on_a_phone_is_on_the_board(open_browser, daily_deals):
+    """The issue's "done": today's daily played to the end on a phone-sized window, by
+    tapping, then found on the board."""
+    win = solved(DAILY_PRESET, DAILY_SEED)
+    b = open_browser(width=360, height=740, has_touch=True, is_mobile=True)
     username = register(b)
     start_ranked(b, DAILY_PRESET)
     expect(b.page.locator(".badge.ranked")).to_be_visible()
@@ -72,18 +78,22 @@ def test_ranked_daily_played_to_the_end_is_on_the_board(open_browser, daily_deal
     expect(result.locator(".rank")).to_have_text("Rank 1 on today's board")
     b.shot("ranked-won")
 
-    result.locator("a.btn.primary").click()  # "See the board"
+    box = result.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    assert b.page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    result.locator("a.btn.primary").tap()  # "See the board"
     row = b.page.locator("table.board tr.me")
     expect(row).to_contain_text(username)
     expect(row.locator("td").first).to_have_text("1")
     expect(row).to_contain_text(str(len(win.moves)))
     b.shot("board")
 
-    b.page.locator("header nav a[data-nav=me]").click()
+    b.page.locator("header nav a[data-nav=me]").tap()
     expect(b.page.locator(".stats-grid .stat").first.locator("b")).to_have_text("1")  # streak
     b.shot("profile")
 
-    b.page.locator("header nav a[data-nav=today]").click()
+    b.page.locator("header nav a[data-nav=today]").tap()
     card = b.page.locator(f".deal-card[data-preset={DAILY_PRESET}]")
     expect(card.locator(".played")).to_have_text(f"Won in {len(win.moves)} moves")
     assert b.errors == []
@@ -107,3 +117,23 @@ def test_reload_mid_game_resumes_the_play(open_browser, transactional_db):
     click_move(b, win.moves[6])
     expect(screen(b)).to_have_attribute("data-seq", "7")
     assert b.errors == []
+
+
+def test_expired_access_token_is_refreshed(open_browser, daily_deals, monkeypatch):
+    """The access token runs out mid-session: the client exchanges its refresh token and
+    sends the request again, so the player never notices (one play is started, not two)."""
+    monkeypatch.setattr(AccessToken, "lifetime", timedelta(seconds=2))
+    b = open_browser()
+    refreshed: list[int] = []
+    b.page.on(
+        "response",
+        lambda r: refreshed.append(r.status) if r.url.endswith("/auth/token/refresh") else None,
+    )
+    username = register(b)
+    b.page.wait_for_timeout(3_000)
+    play_id = start_practice(b, PRACTICE_PRESET, PRACTICE_SEED)
+    assert refreshed == [200]
+    assert list(Play.objects.filter(player__username=username).values_list("id", flat=True)) == [
+        uuid.UUID(play_id)
+    ]
+    assert all("401" in error for error in b.errors), b.errors

@@ -122,8 +122,7 @@ export function renderTable(play, ui = {}) {
       top.push(single(`c${i}`, card, t("cell_n", { n: i + 1 }), ui, "cell"));
     });
   }
-  top.push(h("div", { class: "spacer" }));
-  const foundations = SUITS.map((suit) => {
+  const foundations = SUITS.map((suit, i) => {
     const card = play.foundations[suit];
     const el = h(
       "div",
@@ -131,6 +130,7 @@ export function renderTable(play, ui = {}) {
       card ? cardEl(card) : slot(SUIT_SYMBOL[suit], RED.has(suit) ? "red" : ""),
     );
     el.dataset.suit = suit;
+    el.style.gridColumn = String(columns - 3 + i); // above the last four columns
     // Only the moving card's own suit pile lights up as a target.
     if (ui.targetSuit && ui.targetSuit !== suit) el.classList.remove("target");
     return el;

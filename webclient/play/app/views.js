@@ -240,11 +240,11 @@ export function pastScreen(app, date, preset) {
       h(
         "div",
         { class: "replay-controls" },
-        button("⏮", t("first"), () => show(0)),
+        button("«", t("first"), () => show(0)),
         button("◀", t("previous"), () => show(at - 1)),
         play,
         button("▶", t("next"), () => show(at + 1)),
-        button("⏭", t("last"), () => show(states.length - 1)),
+        button("»", t("last"), () => show(states.length - 1)),
       ),
       caption,
       board,

@@ -80,6 +80,9 @@ function playedLine(play) {
 
 export function todayScreen(app) {
   const root = h("section", { class: "screen today" });
+  // One sign-in form for the screen's life: what the player types survives the re-render
+  // when the deals arrive.
+  const auth = app.api.signedIn ? null : authPanel(app);
   const notice = h("div", { class: "message error", role: "alert", hidden: true });
 
   async function start(body, button) {
@@ -180,7 +183,7 @@ export function todayScreen(app) {
   }
 
   async function load() {
-    clear(root, app.api.signedIn ? null : authPanel(app), h("p", { class: "loading" }, t("loading_deals")));
+    clear(root, auth, h("p", { class: "loading" }, t("loading_deals")));
     let daily = null;
     let plays = [];
     try {
@@ -200,7 +203,7 @@ export function todayScreen(app) {
     const unfinished = plays.filter((p) => p.status === "playing" && !(p.ranked && p.daily === date));
     clear(
       root,
-      app.api.signedIn ? null : authPanel(app),
+      auth,
       notice,
       h(
         "div",
