@@ -122,7 +122,7 @@ def test_reload_mid_game_resumes_the_play(open_browser, transactional_db):
 def test_expired_access_token_is_refreshed(open_browser, daily_deals, monkeypatch):
     """The access token runs out mid-session: the client exchanges its refresh token and
     sends the request again, so the player never notices (one play is started, not two)."""
-    monkeypatch.setattr(AccessToken, "lifetime", timedelta(seconds=2))
+    monkeypatch.setattr(AccessToken, "lifetime", timedelta(seconds=4))
     b = open_browser()
     refreshed: list[int] = []
     b.page.on(
@@ -130,7 +130,7 @@ def test_expired_access_token_is_refreshed(open_browser, daily_deals, monkeypatc
         lambda r: refreshed.append(r.status) if r.url.endswith("/auth/token/refresh") else None,
     )
     username = register(b)
-    b.page.wait_for_timeout(3_000)
+    b.page.wait_for_timeout(5_500)
     play_id = start_practice(b, PRACTICE_PRESET, PRACTICE_SEED)
     assert refreshed == [200]
     assert list(Play.objects.filter(player__username=username).values_list("id", flat=True)) == [

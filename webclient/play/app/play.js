@@ -106,7 +106,8 @@ export function playScreen(app, playId) {
   }
 
   function activate(pile, index) {
-    if (!playing() || busy) return;
+    // A move whose answer never came must be retried (same key) before the next one.
+    if (!playing() || busy || pending) return;
     message = null;
     if (pile === "s") {
       selection = null;
@@ -130,6 +131,7 @@ export function playScreen(app, playId) {
   }
 
   async function send(move, retry = null) {
+    if (busy || (pending && !retry)) return;
     const attempt = retry || { move, seq: play.seq, key: newKey() };
     busy = true;
     pending = attempt;
