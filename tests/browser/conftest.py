@@ -114,8 +114,12 @@ def open_browser(live_server, request) -> Iterator[Any]:
     name = re.sub(r"\W+", "-", request.node.name).strip("-")
 
     def make(width: int = 1100, height: int = 860, locale: str = "en-US", **options) -> Browser:
+        # Reduced motion: no card transitions for Playwright to wait out before each click.
         context = browser.new_context(
-            viewport={"width": width, "height": height}, locale=locale, **options
+            viewport={"width": width, "height": height},
+            locale=locale,
+            reduced_motion="reduce",
+            **options,
         )
         context.set_default_timeout(20_000)
         page = context.new_page()
