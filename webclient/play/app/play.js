@@ -1,5 +1,5 @@
-// The play screen: the table, the three ways to move (tap then target, mouse drag, keys),
-// sending moves safely, undo, resign and the result.
+// The play screen: the table, selecting cards and targets (the taps, drags and keys that do
+// it are input.js's), sending moves safely, undo, resign and the result.
 //
 // A move is sent with the play's seq and a fresh Idempotency-Key. If the connection drops,
 // the same request (same seq, same key) is sent again, automatically and then by the
@@ -9,10 +9,8 @@
 import { ApiError, NetworkError, newKey } from "./api.js";
 import { clear, formatSeconds, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { attachInput } from "./input.js";
 import { cardEl, cardText, renderTable } from "./table.js";
-
-const KEY_PILES = { 1: "t0", 2: "t1", 3: "t2", 4: "t3", 5: "t4", 6: "t5", 7: "t6", 8: "t7", 9: "t8", 0: "t9" };
-const CELL_KEYS = { q: "c0", w: "c1", e: "c2", r: "c3" };
 
 export function describeMove(move) {
   if (move.type !== "move") return t(`move_${move.type}`);
@@ -40,8 +38,6 @@ export function playScreen(app, playId) {
   let showRules = false;
   let result = null; // {rank} once finished and looked up
   let dismissed = false;
-  let drag = null;
-  let suppressClick = false;
   let timer = null;
 
   const legal = () => (play && play.legal_moves) || [];
@@ -374,134 +370,45 @@ export function playScreen(app, playId) {
     }
   }
 
-  // --- input -------------------------------------------------------------------------------
+  // --- what the input module may do ----------------------------------------------------
 
-  function onClick(event) {
-    if (suppressClick) {
-      suppressClick = false;
-      return;
-    }
-    const pile = event.target.closest("[data-pile]");
-    if (!pile || !root.contains(pile)) return;
-    const card = event.target.closest(".card[data-index]");
-    activate(pile.dataset.pile, card ? Number(card.dataset.index) : undefined);
-  }
-
-  function onDoubleClick(event) {
-    const pile = event.target.closest("[data-pile]");
-    if (!pile || !playing() || busy) return;
-    const home = legal().find((m) => m.type === "move" && m.from === pile.dataset.pile && m.to === "f");
-    if (home) {
-      selection = null;
-      send(home);
-    }
-  }
-
-  function onKey(event) {
-    if (!play || event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
-    const key = event.key.toLowerCase();
-    const focused = event.target.closest && event.target.closest("[data-pile]");
-    let pile = null;
-    if (key in KEY_PILES && KEY_PILES[key].slice(1) < play.tableau.length) pile = KEY_PILES[key];
-    else if (key === "f") pile = "f";
-    else if (Array.isArray(play.cells) && key in CELL_KEYS) pile = CELL_KEYS[key];
-    else if (Array.isArray(play.waste) && key === "w") pile = "w";
-    else if ((key === "d" || key === "s") && !Array.isArray(play.cells)) pile = "s";
-    else if ((key === "enter" || key === " ") && focused) pile = focused.dataset.pile;
-    if (pile) {
-      event.preventDefault();
-      activate(pile);
-      return;
-    }
-    if (key === "u" && playing() && !busy && play.seq > 0) {
-      send({ type: "undo" });
-    } else if (key === "escape") {
+  const detachInput = attachInput(root, {
+    play: () => play,
+    ready: () => playing() && !busy && !pending,
+    activate,
+    sendHome(pile) {
+      const home = legal().find((m) => m.type === "move" && m.from === pile && m.to === "f");
+      if (home) {
+        selection = null;
+        send(home);
+      }
+    },
+    undo: () => play.seq > 0 && send({ type: "undo" }),
+    cancel() {
       selection = null;
       confirmResign = false;
       render();
-    } else if ((key === "arrowup" || key === "arrowdown") && selection && selection.from[0] === "t") {
-      event.preventDefault();
+    },
+    resize(delta) {
+      if (!selection || selection.from[0] !== "t") return false;
       const size = pileCards(selection.from).length;
-      const count = selection.count + (key === "arrowup" ? 1 : -1);
-      selection = { ...selection, count: Math.min(Math.max(count, 1), size), auto: false };
+      const count = Math.min(Math.max(selection.count + delta, 1), size);
+      selection = { ...selection, count, auto: false };
       render();
-    } else if (key === "arrowleft" || key === "arrowright") {
-      const piles = [...root.querySelectorAll("[data-pile]")];
-      if (!piles.length) return;
-      event.preventDefault();
-      const at = piles.indexOf(focused);
-      const next = at < 0 ? 0 : (at + (key === "arrowright" ? 1 : -1) + piles.length) % piles.length;
-      piles[next].focus();
-    }
-  }
-
-  // Mouse drag: press on a face-up card, move, release over a pile.
-  function onPointerDown(event) {
-    if (event.pointerType !== "mouse" || event.button !== 0 || !playing() || busy) return;
-    const card = event.target.closest(".card:not(.back)");
-    const pile = event.target.closest("[data-pile]");
-    if (!card || !pile || ["f", "s"].includes(pile.dataset.pile)) return;
-    drag = {
-      x: event.clientX,
-      y: event.clientY,
-      pile: pile.dataset.pile,
-      index: card.dataset.index === undefined ? undefined : Number(card.dataset.index),
-      ghost: null,
-    };
-  }
-
-  function onPointerMove(event) {
-    if (!drag) return;
-    if (!drag.ghost) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
-      select(drag.pile, drag.index);
-      if (!selection) {
-        drag = null;
-        return;
-      }
-      render();
-      const cards = [...root.querySelectorAll(`[data-pile="${drag.pile}"] .card.selected`)];
-      const first = cards[0].getBoundingClientRect();
-      drag.offset = { x: drag.x - first.left, y: drag.y - first.top };
-      drag.ghost = h("div", { class: "drag-ghost" }, cards.map((c, i) => {
-        const copy = c.cloneNode(true);
-        copy.style.top = `calc(var(--ug) * ${i})`;
-        return copy;
-      }));
-      drag.ghost.style.setProperty("--cw", `${first.width}px`);
-      drag.ghost.style.setProperty("--ch", `${first.height}px`);
-      drag.ghost.style.setProperty("--ug", `${first.height * 0.28}px`);
-      document.body.append(drag.ghost);
-      root.classList.add("dragging");
-    }
-    drag.ghost.style.transform = `translate(${event.clientX - drag.offset.x}px, ${event.clientY - drag.offset.y}px)`;
-  }
-
-  function onPointerUp(event) {
-    if (!drag) return;
-    const { ghost } = drag;
-    drag = null;
-    if (!ghost) return;
-    ghost.remove();
-    root.classList.remove("dragging");
-    suppressClick = true;
-    setTimeout(() => (suppressClick = false), 0);
-    const below = document.elementFromPoint(event.clientX, event.clientY);
-    const target = below && below.closest("[data-pile]");
-    if (target && root.contains(target) && selection && target.dataset.pile !== selection.from) {
-      activate(target.dataset.pile);
-    } else {
+      return true;
+    },
+    pick(pile, index) {
+      select(pile, index);
+      if (selection) render();
+      return Boolean(selection);
+    },
+    drop(pile) {
+      if (pile && selection && pile !== selection.from) return activate(pile);
       selection = null;
       render();
-    }
-  }
+    },
+  });
 
-  root.addEventListener("click", onClick);
-  root.addEventListener("dblclick", onDoubleClick);
-  root.addEventListener("pointerdown", onPointerDown);
-  document.addEventListener("pointermove", onPointerMove);
-  document.addEventListener("pointerup", onPointerUp);
-  document.addEventListener("keydown", onKey);
   timer = setInterval(() => {
     const el = root.querySelector(".clock");
     if (el && play) el.textContent = clock();
@@ -522,9 +429,7 @@ export function playScreen(app, playId) {
     el: root,
     destroy() {
       clearInterval(timer);
-      document.removeEventListener("pointermove", onPointerMove);
-      document.removeEventListener("pointerup", onPointerUp);
-      document.removeEventListener("keydown", onKey);
+      detachInput();
     },
   };
 }
