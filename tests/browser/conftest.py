@@ -99,8 +99,11 @@ def daily_deals(transactional_db) -> dict[str, Deal]:
 
 
 @pytest.fixture
-def open_browser(live_server, request) -> Iterator[Any]:
-    """``open_browser(width=1100, height=860, locale="en-US", **context_options)`` → Browser."""
+def open_browser(transactional_db, live_server, request) -> Iterator[Any]:
+    """``open_browser(width=1100, height=860, locale="en-US", **context_options)`` → Browser.
+
+    The database comes first, so the (session-wide) live server, set up after it, is
+    stopped before it and never holds a connection when the test database is dropped."""
     if shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists():
         _skip_or_fail(f"needs Chromium at {CHROMIUM} (apt-get install chromium)")
     try:
