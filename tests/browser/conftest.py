@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from games import engine, services
 from games.models import Deal, Source
@@ -52,6 +53,10 @@ def _browser_test_setup(settings, monkeypatch):
     time limit for the whole test."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
     monkeypatch.setattr(services, "_prepare_day", lambda day: None)
+    # The live server answers each request in a thread of its own: with persistent
+    # connections (DB_CONN_MAX_AGE) each would keep its PostgreSQL session open after the
+    # thread ends, and the test database could not be dropped at the end of the run.
+    monkeypatch.setitem(connections.settings[DEFAULT_DB_ALIAS], "CONN_MAX_AGE", 0)
     # Playwright's sync API keeps an event loop in this thread; Django's ORM calls made by
     # the test itself (fixtures, checks) are still plain synchronous calls.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -96,6 +101,25 @@ def daily_deals(transactional_db) -> dict[str, Deal]:
             if day == today:
                 deals[preset] = deal
     return deals
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_stray_sessions_at_the_end(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """Before the test database is dropped, end any other PostgreSQL session still on it.
+
+    Database work done while Playwright's event loop runs in this thread (fixtures, checks)
+    can leave a connection that pytest-django's teardown never sees, and PostgreSQL will
+    not drop a database in use (a warning, and a test database left behind)."""
+    yield
+    with django_db_blocker.unblock():
+        connection = connections[DEFAULT_DB_ALIAS]
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            connection.close()
 
 
 @pytest.fixture

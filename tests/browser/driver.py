@@ -24,7 +24,14 @@ def register(b: Browser, username: str | None = None) -> str:
     username = username or new_username()
     b.page.goto(b.base)
     sign_in_form(b, username, "register")
-    expect(b.page.locator("header .account button")).to_be_visible()
+    try:
+        expect(b.page.locator("header .account button")).to_be_visible()
+    except AssertionError as error:
+        b.shot("register-failed")
+        form = b.page.locator("form.auth")
+        status = form.locator(".message").all_inner_texts() if form.count() else []
+        values = form.locator("input").evaluate_all("els => els.map(e => e.value.length)")
+        raise AssertionError(f"not signed in: {status} {values} {b.errors}") from error
     return username
 
 
