@@ -82,14 +82,6 @@ def test_rules_and_errors_from_the_server_in_german_and_russian(open_browser, da
     b = open_browser(locale="de-DE")
     register(b)
     problems: list[dict] = []
-    b.page.on(
-        "response",
-        lambda r: (
-            problems.append({"language": r.headers.get("content-language"), **r.json()})
-            if r.url.endswith("/moves") and r.status == 422
-            else None
-        ),
-    )
     for language in ("de", "ru"):
         presets = APIClient().get(f"/api/v1/presets?lang={language}").json()["presets"]
         english = APIClient().get("/api/v1/presets?lang=en").json()["presets"]
@@ -112,11 +104,13 @@ def test_rules_and_errors_from_the_server_in_german_and_russian(open_browser, da
             .startswith("A")
         )
         b.page.locator(f"[data-pile=t{column}] .card[data-index]").last.click()
-        b.page.locator("[data-pile=f]").first.click()
-        message = b.page.locator(".message.error")
-        expect(message).to_be_visible()
-        assert problems[-1]["language"] == language
-        expect(message).to_have_text(problems[-1]["detail"])
+        refused = lambda r: r.url.endswith("/moves") and r.status == 422  # noqa: E731
+        with b.page.expect_response(refused) as answer:
+            b.page.locator("[data-pile=f]").first.click()
+        problem = answer.value.json()
+        problems.append(problem)
+        assert answer.value.headers.get("content-language") == language
+        expect(b.page.locator(".message.error")).to_have_text(problem["detail"])
         b.shot(f"error-{language}")
     # Each language's refusal reads differently.
     assert problems[0]["detail"] != problems[1]["detail"]
