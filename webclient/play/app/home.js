@@ -79,10 +79,12 @@ function playedLine(play) {
 }
 
 export function todayScreen(app) {
-  const root = h("section", { class: "screen today" });
-  // One sign-in form for the screen's life: what the player types survives the re-render
-  // when the deals arrive.
+  // The sign-in form stays in place for the screen's life (outside the part redrawn when
+  // the deals arrive): a field taken out of the page, even for a moment, loses its focus
+  // and the keys typed meanwhile.
   const auth = app.api.signedIn ? null : authPanel(app);
+  const content = h("div", { class: "today-content" });
+  const root = h("section", { class: "screen today" }, auth, content);
   const notice = h("div", { class: "message error", role: "alert", hidden: true });
 
   async function start(body, button) {
@@ -183,7 +185,7 @@ export function todayScreen(app) {
   }
 
   async function load() {
-    clear(root, auth, h("p", { class: "loading" }, t("loading_deals")));
+    clear(content, h("p", { class: "loading" }, t("loading_deals")));
     let daily = null;
     let plays = [];
     try {
@@ -202,8 +204,7 @@ export function todayScreen(app) {
     }
     const unfinished = plays.filter((p) => p.status === "playing" && !(p.ranked && p.daily === date));
     clear(
-      root,
-      auth,
+      content,
       notice,
       h(
         "div",
