@@ -38,6 +38,7 @@ daily: migrate
 	fi
 
 run: daily
+	@echo "The web client: http://$(HOST):$(PORT)/play/"
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install

@@ -415,3 +415,11 @@ SPECTACULAR_SETTINGS.update(
         },
     }
 )
+
+# --- Web client (issue 23) --------------------------------------------------------------------
+# The reference web client (plain ES modules and CSS, no build step) is served by WhiteNoise
+# from webclient/, paths as under it: ``/play/`` is webclient/play/index.html, ``/play/app/…``
+# its modules (``/`` stays the API's 404). It talks to the API like any other client (its
+# base URL is a <meta> tag, see README).
+WHITENOISE_ROOT = BASE_DIR / "webclient"
+WHITENOISE_INDEX_FILE = True
