@@ -34,6 +34,14 @@ CATALOGUE: dict[str, Entry] = {
     "bad_request": Entry(400, _("Bad request"), _("The request could not be understood.")),
     "validation_error": Entry(400, _("Invalid request")),
     "malformed_json": Entry(400, _("Malformed JSON")),
+    "invalid_json": Entry(
+        400,
+        _("JSON refused"),
+        _("The JSON body is nested too deeply or holds a lone UTF-16 surrogate."),
+    ),
+    "invalid_url": Entry(
+        400, _("Invalid URL"), _("The URL's path or query holds a control character.")
+    ),
     "invalid_move": Entry(400, _("Not a move"), _("The body does not describe a move.")),
     "invalid_deck": Entry(
         400,
@@ -78,6 +86,7 @@ CATALOGUE: dict[str, Entry] = {
     "token_not_valid": Entry(401, _("Token not valid")),
     "no_active_account": Entry(401, _("Wrong username or password")),
     "permission_denied": Entry(403, _("Permission denied"), _("Not allowed.")),
+    "csrf_failed": Entry(403, _("CSRF verification failed"), _("CSRF verification failed.")),
     # --- 404: nothing there --------------------------------------------------------------
     "not_found": Entry(404, _("Not found"), _("There is no such resource.")),
     "daily_not_available": Entry(
