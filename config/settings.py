@@ -286,10 +286,10 @@ MOVES_SYNCHRONOUS_COMMIT = env_bool("MOVES_SYNCHRONOUS_COMMIT", True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework_simplejwt.authentication.JWTAuthentication",
+        "games.api.authentication.StrictJWTAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.problems.exception_handler",
@@ -423,3 +423,15 @@ SPECTACULAR_SETTINGS.update(
 # base URL is a <meta> tag, see README).
 WHITENOISE_ROOT = BASE_DIR / "webclient"
 WHITENOISE_INDEX_FILE = True
+# --- Hostile input (README "Hostile input") ----------------------------------------------
+# JSON bodies nested deeper than this are refused with 400 invalid_json (games.api.parsers).
+JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
+# Control characters anywhere in a URL's path or query are refused with a 400 problem.
+MIDDLEWARE.insert(1, "games.middleware.ControlCharacterURLMiddleware")
+# Django's CSRF refusal (the admin's forms) as a problem document, like every other error.
+CSRF_FAILURE_VIEW = "games.problems.csrf_failure"
+# Parameter formats and the 400 every operation can give, in the OpenAPI schema.
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
+    "games.api.schema.describe_parameters",
+]

@@ -6,19 +6,17 @@ never has to parse HTML, whichever layer refused the request.
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import (
-    SpectacularAPIView,
-    SpectacularRedocView,
-    SpectacularSwaggerSplitView,
-)
+from drf_spectacular.views import SpectacularAPIView
+
+from games.api.schema import RedocView, SwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/v1/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/docs/", SwaggerView.as_view(url_name="schema"), name="docs"),
     path(
         "api/v1/redoc/",
-        SpectacularRedocView.as_view(url_name="schema", template_name="haven/redoc.html"),
+        RedocView.as_view(url_name="schema", template_name="haven/redoc.html"),
         name="redoc",
     ),
     path("api/v1/", include("games.api.urls")),

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from . import services
+from . import accounts_admin, services
 from .models import Deal, IdempotencyKey, Move, Play, Source
 
 
@@ -149,3 +149,6 @@ class IdempotencyKeyAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+accounts_admin.register()  # user forms keyed like registration (games/accounts_admin.py)

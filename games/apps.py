@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save
 
 
 class GamesConfig(AppConfig):
@@ -10,7 +11,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from django.conf import settings
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_delete
 
         from .auth import forget_user
 
@@ -18,3 +19,8 @@ class GamesConfig(AppConfig):
         user_model = settings.AUTH_USER_MODEL
         post_save.connect(forget_user, sender=user_model, dispatch_uid="games.auth.saved")
         post_delete.connect(forget_user, sender=user_model, dispatch_uid="games.auth.deleted")
+        from django.contrib.auth import get_user_model
+
+        from .accounts import keep_name_key
+
+        post_save.connect(keep_name_key, sender=get_user_model(), dispatch_uid="name-key")

@@ -34,6 +34,14 @@ CATALOGUE: dict[str, Entry] = {
     "bad_request": Entry(400, _("Bad request"), _("The request could not be understood.")),
     "validation_error": Entry(400, _("Invalid request")),
     "malformed_json": Entry(400, _("Malformed JSON")),
+    "invalid_json": Entry(
+        400,
+        _("JSON refused"),
+        _("The JSON body is nested too deeply or holds a lone UTF-16 surrogate."),
+    ),
+    "invalid_url": Entry(
+        400, _("Invalid URL"), _("The URL's path or query holds a control character.")
+    ),
     "invalid_move": Entry(400, _("Not a move"), _("The body does not describe a move.")),
     "invalid_deck": Entry(
         400,
@@ -83,6 +91,7 @@ CATALOGUE: dict[str, Entry] = {
         _("Hints not allowed"),
         _("Hints are for practice plays; a ranked daily play gets none."),
     ),
+    "csrf_failed": Entry(403, _("CSRF verification failed"), _("CSRF verification failed.")),
     # --- 404: nothing there --------------------------------------------------------------
     "not_found": Entry(404, _("Not found"), _("There is no such resource.")),
     "daily_not_available": Entry(

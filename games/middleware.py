@@ -1,6 +1,8 @@
-"""Request and response plumbing below DRF: the body-size limit, the language, compression.
+"""Request and response plumbing below DRF: the body-size limit, URLs with control
+characters, the language, compression.
 
-Oversized request bodies are refused before anything reads them.
+Oversized request bodies and URLs with control characters are refused before anything
+reads them.
 
 DRF parses JSON straight from the request stream, bypassing Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` check (which only ``request.body`` applies), so the limit is
@@ -9,7 +11,9 @@ enforced here on ``Content-Length`` and answered with a 413 problem document.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -20,6 +24,8 @@ from django.utils import translation
 from .problems import problem_response
 
 GZIP_ETAG_SUFFIX = "-gzip"
+# Unicode category Cc: C0 controls (NUL included), DEL and the C1 controls.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class BodySizeLimitMiddleware:
@@ -81,3 +87,22 @@ class CompressionMiddleware(GZipMiddleware):
         if etag and etag.startswith('"') and response.get("Content-Encoding") == "gzip":
             response.headers["ETag"] = etag[:-1] + GZIP_ETAG_SUFFIX + '"'
         return response
+
+
+class ControlCharacterURLMiddleware:
+    """Refuse a URL whose decoded path or query holds a control character (400 problem).
+
+    No route, date, name or option of the API contains one, and a NUL in a text parameter
+    makes PostgreSQL refuse the query (a 500 if it got that far): ``/players/%00``.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        query = unquote_plus(request.META.get("QUERY_STRING", ""), errors="replace")
+        if _CONTROL.search(request.path_info) or _CONTROL.search(query):
+            return problem_response(
+                400, "invalid_url", "the URL's path or query holds a control character"
+            )
+        return self.get_response(request)

@@ -180,3 +180,23 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}:{self.key}"
+
+
+class AccountName(models.Model):
+    """The normalised key of a username (``games.accounts.name_key``), unique.
+
+    ``auth_user.username`` is unique only byte for byte; this row, written in the same
+    transaction as the user, makes ``Alice``, ``ALICE`` and ``Ａｌｉｃｅ`` one name, so two
+    racing registrations of look-alike names meet at this table's unique index.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="account_name",
+    )
+    key = models.CharField(max_length=600, unique=True)
+
+    def __str__(self) -> str:
+        return self.key

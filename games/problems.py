@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
 from django.utils import translation
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
@@ -206,6 +207,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None  # a bug: Django's handler500 answers with a 500 problem
     body, status_code, headers = result
     set_rollback()
+    request = context.get("request")
+    if request is not None:
+        # A problem is JSON whatever the view renders otherwise (the schema's YAML, the
+        # Swagger page's HTML), so force the renderer the response will be finalised with.
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = PROBLEM_CONTENT_TYPE
     return Response(body, status=status_code, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
 
 
@@ -232,3 +239,8 @@ def server_error(request: HttpRequest) -> JsonResponse:
     return problem_response(
         status.HTTP_500_INTERNAL_SERVER_ERROR, "server_error", "an unexpected error occurred"
     )
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> JsonResponse:
+    """``CSRF_FAILURE_VIEW``: Django's CSRF refusal (admin forms) as a problem document."""
+    return problem_response(403, "csrf_failed", "CSRF verification failed")

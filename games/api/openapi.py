@@ -77,7 +77,7 @@ def problems(*codes: str | int) -> dict[tuple[int, str], OpenApiResponse]:
 
 # Codes every operation of a kind can answer with.
 AUTH_REQUIRED = ("not_authenticated", "authentication_failed", "token_not_valid")
-BODY = ("malformed_json", "payload_too_large", "unsupported_media_type")
+BODY = ("malformed_json", "invalid_json", "payload_too_large", "unsupported_media_type")
 THROTTLED = ("throttled",)
 
 

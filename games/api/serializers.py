@@ -17,12 +17,23 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
 
 from games.winnability.serializers import WinnabilitySerializer
 
-from .. import services
+from .. import accounts, services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
 from ..moving import MAX_BATCH
+from ..problems import Problem
+from .authentication import claimed_user_id
+from .fields import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateField,
+    StrictIntegerField,
+    is_card_token,
+)
 from .openapi import MOVE_REF
 
 #: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
@@ -46,8 +57,8 @@ class MoveField(serializers.JSONField):
         "example": "today",
     }
 )
-class DayField(serializers.DateField):
-    """A UTC date (``YYYY-MM-DD``), or ``today``."""
+class DayField(StrictDateField):
+    """A UTC date (exactly ``YYYY-MM-DD``, within the service's days), or ``today``."""
 
     def to_internal_value(self, value: Any) -> dt.date:
         if value == "today":
@@ -59,8 +70,25 @@ class DayField(serializers.DateField):
 
 
 class CredentialsSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    """``{username, password}``, both JSON strings. The username is checked in its NFKC form
+    (the form it is stored in, ``games.accounts``)."""
+
+    username = StrictCharField(max_length=accounts.MAX_NAME_LENGTH)
+    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
+
+    def validate_username(self, value: str) -> str:
+        name = accounts.display_form(value)
+        if len(name) > accounts.MAX_NAME_LENGTH or len(accounts.name_key(name)) > (
+            accounts.MAX_KEY_LENGTH
+        ):
+            raise serializers.ValidationError(
+                f"at most {accounts.MAX_NAME_LENGTH} characters, once normalised (NFKC)"
+            )
+        try:
+            UnicodeUsernameValidator()(name)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(list(error.messages)) from error
+        return name
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         user = get_user_model()(username=attrs["username"])
@@ -69,6 +97,37 @@ class CredentialsSerializer(serializers.Serializer):
         except DjangoValidationError as error:
             raise serializers.ValidationError({"password": list(error.messages)}) from error
         return attrs
+
+
+class LoginSerializer(TokenObtainPairSerializer):
+    """simplejwt's pair serializer with strict strings and names matched by their key."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields[self.username_field] = StrictCharField(write_only=True)
+        self.fields["password"] = StrictCharField(write_only=True, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        user = accounts.find_user(attrs[self.username_field])
+        if user is not None:
+            attrs = {**attrs, self.username_field: user.get_username()}
+        return super().validate(attrs)
+
+
+class RefreshSerializer(TokenRefreshSerializer):
+    """simplejwt's refresh serializer, refusing a token whose ``user_id`` is not a user's id
+    with 401 instead of letting the lookup crash (a string id) or miss (a deleted user)."""
+
+    refresh = StrictCharField()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        token = self.token_class(attrs["refresh"])  # TokenError → 401 in the view
+        user_id = claimed_user_id(token)
+        if not get_user_model().objects.filter(pk=user_id).exists():
+            raise AuthenticationFailed(
+                self.error_messages["no_active_account"], "no_active_account"
+            )
+        return super().validate(attrs)
 
 
 class TokenPairSerializer(serializers.Serializer):
@@ -139,23 +198,33 @@ class StartPlaySerializer(serializers.Serializer):
 
     SOURCES = ("daily", "seed", "deck", "pysol_deal")
 
-    preset = serializers.CharField(max_length=40)
+    preset = StrictCharField(max_length=40)
     options = serializers.DictField(
-        child=serializers.BooleanField(), required=False, help_text='e.g. {"partial_runs": true}'
+        child=StrictBooleanField(), required=False, help_text='e.g. {"partial_runs": true}'
     )
     daily = DayField(
         required=False, help_text="today's UTC date, or `today`: a ranked play of its deal"
     )
-    seed = serializers.IntegerField(required=False, help_text="0 … 2**63 − 1")
+    seed = StrictIntegerField(required=False, help_text="0 … 2**63 − 1")
     deck = serializers.ListField(
-        child=serializers.CharField(max_length=8),
+        child=StrictCharField(max_length=8, trim_whitespace=False),
         required=False,
         max_length=200,
         help_text="52 distinct cards, deck[0] dealt first, e.g. ['AS', 'TH', …]",
     )
-    pysol_deal = serializers.IntegerField(
+    pysol_deal = StrictIntegerField(
         required=False, help_text="PySolFC game number: the same cards as that game"
     )
+
+    def validate_deck(self, deck: list[str]) -> list[str]:
+        # A card is an exact token; the engine's parser is more forgiving ("10h", " KC").
+        if not all(is_card_token(card) for card in deck):
+            raise Problem(
+                400,
+                "invalid_deck",
+                "a deck is a list of 52 distinct cards, rank then suit, such as 'AS' or 'TH'",
+            )
+        return deck
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         given = [name for name in self.SOURCES if name in attrs]
@@ -243,8 +312,10 @@ class PlayMoveSerializer(serializers.Serializer):
     (a client back online), applied in order in one transaction, all or nothing. Exactly one
     of the two. Each move is checked by the engine."""
 
-    seq = serializers.IntegerField(
-        min_value=0, help_text="must equal the play's current seq (that of the first move)"
+    seq = StrictIntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="must equal the play's current seq (that of the first move)",
     )
     move = MoveField(required=False)
     moves = serializers.ListField(
@@ -268,7 +339,7 @@ class MoveBatchShapeSerializer(serializers.Serializer):
 class MoveRequestShapeSerializer(serializers.Serializer):
     """What the view actually checks before the engine parses the move (400 either way)."""
 
-    seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
+    seq = StrictIntegerField(min_value=0, max_value=2**31 - 1, required=False)
     move = serializers.JSONField(allow_null=True)
 
 

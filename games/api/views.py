@@ -10,9 +10,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import connection
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -28,7 +27,7 @@ from rest_framework.views import APIView
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from .. import engine, outage, redis_guard, services
+from .. import accounts, engine, outage, redis_guard, services
 from ..auth import ClaimsJWTAuthentication
 from ..idempotency import idempotent
 from ..models import Play
@@ -57,6 +56,7 @@ from .serializers import (
     DailyDealSerializer,
     DailySerializer,
     HealthSerializer,
+    LoginSerializer,
     MoveBatchShapeSerializer,
     MoveLogSerializer,
     MoveRequestShapeSerializer,
@@ -65,6 +65,7 @@ from .serializers import (
     PlaySummarySerializer,
     PresetListSerializer,
     RefreshResponseSerializer,
+    RefreshSerializer,
     StartPlaySerializer,
     TokenPairSerializer,
 )
@@ -104,17 +105,9 @@ class RegisterView(APIView):
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        username = serializer.validated_data["username"]
-        users = get_user_model()
-        try:
-            with transaction.atomic():
-                if users.objects.filter(username__iexact=username).exists():
-                    raise IntegrityError("username taken")
-                user = users.objects.create_user(
-                    username=username, password=serializer.validated_data["password"]
-                )
-        except IntegrityError as error:
-            raise Problem(409, "username_taken", "that username is taken") from error
+        user = accounts.register(
+            serializer.validated_data["username"], serializer.validated_data["password"]
+        )
         refresh = RefreshToken.for_user(user)
         body = {
             "token_type": "Bearer",
@@ -139,9 +132,11 @@ class RegisterView(APIView):
     )
 )
 class TokenView(TokenObtainPairView):
-    """Exchange username and password for a JWT pair (access: 1 day, refresh: 30 days)."""
+    """Exchange username and password for a JWT pair (access: 1 day, refresh: 30 days).
+    The username may be written in any spelling with the same key (``games.accounts``)."""
 
     throttle_scope = "auth"
+    serializer_class = LoginSerializer
 
     def post(self, request: Request, *args: object, **kwargs: object) -> Response:
         response = super().post(request, *args, **kwargs)
@@ -165,6 +160,7 @@ class RefreshView(TokenRefreshView):
     """Exchange a refresh token for a new access token."""
 
     throttle_scope = "auth"
+    serializer_class = RefreshSerializer
 
 
 # --- Presets, daily deals, health --------------------------------------------------------------

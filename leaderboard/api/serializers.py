@@ -6,6 +6,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import StrictCharField, no_control_characters
+
 from ..models import Group
 
 
@@ -90,11 +92,11 @@ class ProfileSerializer(serializers.Serializer):
 
 
 class GroupCreateSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=80, trim_whitespace=True)
+    name = StrictCharField(max_length=80, trim_whitespace=True, validators=[no_control_characters])
 
 
 class GroupJoinSerializer(serializers.Serializer):
-    code = serializers.CharField(max_length=16, trim_whitespace=True)
+    code = StrictCharField(max_length=16, trim_whitespace=True)
 
 
 class GroupSerializer(serializers.ModelSerializer):

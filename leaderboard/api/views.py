@@ -13,7 +13,6 @@ import binascii
 import json
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -24,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games import engine
+from games import accounts, engine
 from games.api import caching
 from games.api.openapi import (
     AUTH_REQUIRED,
@@ -35,7 +34,7 @@ from games.api.openapi import (
     caching_headers,
     problems,
 )
-from games.api.params import parse_day
+from games.api.params import parse_day, week_in_range
 from games.problems import Problem, engine_problem
 
 from .. import boards, ranking, services
@@ -62,8 +61,8 @@ MAX_AROUND = 50
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
+    if raw is None:
+        return default  # present but empty is refused below, like any non-integer
     try:
         value = int(raw)
     except ValueError:
@@ -87,6 +86,8 @@ def _parse_week(text: str) -> str:
     if text in ("current", "this"):
         return ranking.iso_week(services.utc_today())
     try:
+        if not week_in_range(text):  # ASCII digits, a year of the service's days
+            raise ValueError(text)
         ranking.parse_iso_week(text)
     except ValueError:
         raise Problem(
@@ -186,7 +187,7 @@ class BoardView(APIView):
         user = request.user if request.user and request.user.is_authenticated else None
         players = None
         group_id = request.query_params.get("group")
-        if group_id not in (None, ""):
+        if group_id is not None:  # group= (empty) is an invalid group, not no group
             if user is None:
                 raise NotAuthenticated("sign in to see a group's board")
             group = services.group_for(user, group_id)
@@ -194,12 +195,12 @@ class BoardView(APIView):
         around = request.query_params.get("around")
         cursor = request.query_params.get("cursor")
         size = _int_param(request, "page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
-        if around not in (None, ""):
+        n = _int_param(request, "n", DEFAULT_AROUND, 0, MAX_AROUND)  # checked even if unused
+        if around is not None:
             if around != "me":
                 raise Problem(400, "invalid_around", "around takes the value 'me'")
             if user is None:
                 raise NotAuthenticated("sign in to see your own place on a board")
-            n = _int_param(request, "n", DEFAULT_AROUND, 0, MAX_AROUND)
             result = boards.read(ref, "around", n, me=user.pk, players=players)
             if result.start < 0:
                 raise Problem(404, "not_on_board", "you have no result on this board")
@@ -329,7 +330,7 @@ class PlayerView(APIView):
     )
     def get(self, request: Request, username: str) -> Response:
         """A player's ranked plays, wins and win rate per preset, streaks and best ranks."""
-        user = get_user_model().objects.filter(username=username).first()
+        user = accounts.find_user(username)
         if user is None:
             raise Problem(404, "player_not_found", f"no player {username!r}")
         body = ProfileSerializer(services.profile(user)).data

@@ -1,0 +1,109 @@
+"""Schema post-processing: the formats of path, query and header parameters, and the 400
+every operation can give.
+
+Views declare what each parameter means; the exact shapes the service accepts are written
+here once (the same expressions the parsers use), so generated clients and schemathesis
+send meaningful values and know which ones are refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
+
+from games import engine
+
+from ..problems import PROBLEM_CONTENT_TYPE
+from .openapi import problem_schema
+
+# Days of 2000-2999 (the service's range, games.api.params); a regular expression cannot
+# know February's length or which years have a week 53: those are refused with a 400.
+DAY = r"2[0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+WEEK = r"2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-3])"
+NO_CONTROL = r"[^\x00-\x1f\x7f-\x9f]"
+OPTION = (
+    "(" + "|".join(sorted({o for rules in engine.PRESETS.values() for o in rules.options})) + ")"
+)
+
+PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
+    ("path", "date"): {"type": "string", "pattern": f"^({DAY}|today)$"},
+    ("path", "week"): {"type": "string", "pattern": f"^({WEEK}|current|this)$"},
+    ("path", "preset"): {"type": "string", "enum": list(engine.PRESETS)},
+    ("path", "username"): {"type": "string", "pattern": r"^[\w.@+-]+$", "maxLength": 150},
+    ("path", "group_id"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+    ("query", "options"): {"type": "string", "pattern": f"^({OPTION}(,{OPTION})*)?$"},
+    ("query", "cursor"): {"type": "string", "pattern": r"^[A-Za-z0-9_-]*$"},  # base64url
+    ("query", "group"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+    # An unsupported ?lang is ignored (games.middleware.LanguageMiddleware), not refused:
+    # as an enum, schemathesis' negative cases would expect a 400 for it.
+    ("query", "lang"): {"type": "string", "pattern": r"^[A-Za-z_-]*$", "example": "de"},
+    ("query", "page_size"): {"type": "integer", "minimum": 1, "maximum": 100},
+    ("query", "n"): {"type": "integer", "minimum": 0, "maximum": 50},
+    ("header", "Idempotency-Key"): {"type": "string", "pattern": r"^[!-~]{1,255}$"},
+}
+
+# Request body properties whose rules the serializers check beyond their type.
+PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
+    ("CredentialsRequest", "username"): {"pattern": r"^[\w.@+-]+$"},
+    ("CredentialsRequest", "password"): {"minLength": 8},
+    ("GroupCreateRequest", "name"): {
+        "pattern": f"^{NO_CONTROL}*[^\\s\\x00-\\x1f\\x7f-\\x9f]{NO_CONTROL}*$"
+    },
+    ("StartPlayRequest", "daily"): {"pattern": f"^({DAY}|today)$"},
+    ("RefreshRequest", "refresh"): {"pattern": r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"},
+    ("GroupJoinRequest", "code"): {"pattern": r"^[A-Za-z0-9]+$"},
+    ("StartPlayRequest", "preset"): {"enum": list(engine.PRESETS)},
+    ("StartPlayRequest", "seed"): {"minimum": 0, "maximum": 2**63 - 1},
+    ("StartPlayRequest", "pysol_deal"): {"minimum": 1, "maximum": 2**63 - 1},
+    ("Move", "from"): {"pattern": r"^(t[0-9]|c[0-3]|f|w|s)$"},
+    ("Move", "to"): {"pattern": r"^(t[0-9]|c[0-3]|f|w|s)$"},
+}
+
+
+def _answers_invalid_url(responses: dict[str, Any]) -> None:
+    """Every operation can answer ``400 invalid_url`` (a control character in its URL)."""
+    bad = responses.setdefault(
+        "400",
+        {
+            "description": "problem",
+            "content": {PROBLEM_CONTENT_TYPE: {"schema": problem_schema([])}},
+        },
+    )
+    schema = bad.get("content", {}).get(PROBLEM_CONTENT_TYPE, {}).get("schema", {})
+    enum = schema.get("properties", {}).get("code", {}).get("enum")
+    if enum is not None and "invalid_url" not in enum:
+        enum.append("invalid_url")
+        bad["description"] = bad.get("description", "problem") + ", `invalid_url`"
+
+
+def describe_parameters(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """``POSTPROCESSING_HOOKS`` entry: parameter formats, and 400 on every operation."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                schema = PARAMETER_SCHEMAS.get((parameter["in"], parameter["name"]))
+                if schema is not None:
+                    parameter["schema"] = dict(schema)
+            _answers_invalid_url(operation.setdefault("responses", {}))
+    components = result.get("components", {}).get("schemas", {})
+    for (component, name), extra in PROPERTY_SCHEMAS.items():
+        properties = components.get(component, {}).get("properties", {})
+        if name in properties:
+            properties[name].update(extra)
+    return result
+
+
+class SwaggerView(SpectacularSwaggerSplitView):
+    """The Swagger UI page, without the OPTIONS metadata its HTML renderer cannot draw
+    (a 500 before): OPTIONS is a 405 problem like any other unsupported method."""
+
+    metadata_class = None
+
+
+class RedocView(SpectacularRedocView):
+    """The ReDoc page, OPTIONS refused as on the Swagger page."""
+
+    metadata_class = None
