@@ -127,7 +127,7 @@ def test_long_request_lines_reach_django():
             except requests.RequestException:
                 assert time.monotonic() < deadline, "gunicorn did not start"
                 time.sleep(0.2)
-        long_query = requests.get(f"{base}/api/v1/presets?q={'a' * 6000}", timeout=10)
+        long_query = requests.get(f"{base}/api/v1/schema/?q={'a' * 6000}", timeout=10)
         assert long_query.status_code == 200
         unknown = requests.get(f"{base}/api/v1/{'a' * 6000}", timeout=10)
         assert unknown.status_code == 404
