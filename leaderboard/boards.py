@@ -14,22 +14,19 @@ weekly one nine days after its Monday, all-time boards never. Boards nobody play
 built (no key per probed date).
 
 When Redis is configured but the board's key is missing (flushed, evicted, a new board) the
-PostgreSQL answer is given and the board is rebuilt in the background: a daemon thread
-guarded by a Redis lock (a Celery task would need the broker, which is the same Redis that
-just failed). ``LEADERBOARD_REBUILD_INLINE = True`` makes the rebuild synchronous (tests).
+PostgreSQL answer is given and the board is rebuilt in the background
+(:mod:`leaderboard.rebuilding`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -350,7 +347,10 @@ def read(
             page = store.page(ref.redis_key, mode, ask, key, member)
             if page is None:
                 if ref.queryset().exists():  # never build keys for boards nobody played
-                    schedule_rebuild(ref)
+                    from . import rebuilding  # rebuilding reads boards through this module
+
+                    rebuilding.schedule_rebuild(ref)
+                    rebuilding.schedule_restore()  # the others may be gone too
             else:
                 source = "redis"
         except store.StoreUnavailable as error:
@@ -442,61 +442,3 @@ def freeze_day(day: dt.date) -> int:
     for board in boards:
         freeze(BoardRef.daily(board, day))
     return len(boards)
-
-
-# --- Rebuilding Redis ------------------------------------------------------------------------
-
-
-def rebuild(ref: BoardRef) -> int:
-    """Rebuild the board's sorted set from PostgreSQL; return the number of entries.
-
-    Results committed while the copy ran are added again afterwards (``ZADD LT`` makes that
-    idempotent), so a rebuild racing with finishing plays loses none of them.
-    """
-    started = timezone.now()
-    count = store.build(ref.redis_key, pg_entries(ref), ttl=ref.redis_ttl(started))
-    batch: list[tuple[str, str, int, str]] = []
-    for key, member, info, alias in pg_entries(ref, since=started - REBUILD_MARGIN):
-        batch.append((ref.redis_key, member, key, info, alias))
-        if len(batch) >= 1000:
-            store.push(batch)
-            batch = []
-    store.push(batch)
-    return count
-
-
-def all_boards() -> Iterator[BoardRef]:
-    """Every board PostgreSQL knows of: daily (board, day) and weekly / all-time totals."""
-    days = Score.objects.order_by().values_list("board", "date").distinct()
-    for board, day in days.iterator():
-        yield BoardRef.daily(board, day)
-    periods = Total.objects.order_by().values_list("board", "period").distinct()
-    for board, period in periods.iterator():
-        if period == ALL_TIME:
-            yield BoardRef.all_time(board)
-        else:
-            yield BoardRef.weekly(board, period)
-
-
-def schedule_rebuild(ref: BoardRef) -> bool:
-    """Rebuild ``ref`` in the background unless a rebuild of it is already running."""
-    name = f"rebuild:{ref.redis_key}"
-    if not store.lock(name, getattr(settings, "LEADERBOARD_REBUILD_LOCK_SECONDS", 300)):
-        return False
-
-    def run() -> None:
-        try:
-            rebuild(ref)
-        except Exception:  # a background job must never take the process down
-            log.exception("leaderboard: rebuild of %s failed", ref.redis_key)
-        finally:
-            store.unlock(name)
-            if not inline:
-                connection.close()
-
-    inline = getattr(settings, "LEADERBOARD_REBUILD_INLINE", False)
-    if inline:
-        run()
-    else:
-        threading.Thread(target=run, name=f"lb-rebuild-{ref.period}", daemon=True).start()
-    return True

@@ -20,7 +20,7 @@ import time
 from django.db import connection
 from django.utils import timezone
 
-from . import store
+from . import rebuilding, store
 from .models import ALL_TIME, PendingPush, Total
 from .services import push_score, rescore_missing
 
@@ -54,10 +54,17 @@ CATCH_UP_WINDOW = dt.timedelta(days=2)
 
 def catch_up() -> tuple[int, int]:
     """Score recent finished ranked plays that missed their score (a process killed after
-    the play's commit, a database error in the receiver), then replay the outbox to Redis.
-    Idempotent; run by the ``catch_up`` beat task and when a process sees Redis return.
-    Returns (plays scored, pushes confirmed)."""
+    the play's commit, a database error in the receiver), rebuild the live boards if Redis
+    lost them (restarted empty, flushed: :func:`leaderboard.boards.restore_if_lost`), then
+    replay the outbox to Redis. Idempotent; run by the ``catch_up`` beat task and when a
+    process sees Redis return. Returns (plays scored, pushes confirmed)."""
     scored = rescore_missing(since_day=timezone.now().date() - CATCH_UP_WINDOW)
+    if store.configured():
+        try:
+            rebuilding.restore_if_lost()
+            rebuilding.rebuild_missing()
+        except store.StoreUnavailable as error:
+            log.warning("leaderboard: Redis unavailable, boards not restored: %s", error)
     return scored, replay_pending()
 
 
@@ -70,7 +77,7 @@ def catch_up_in_background(outage_started: float = 0.0) -> None:
     def run() -> None:
         try:
             deadline = time.monotonic() + 60
-            while not store.lock("catch-up", 60):
+            while (token := store.lock("catch-up", 60)) is None:
                 if time.monotonic() > deadline:
                     return
                 time.sleep(0.5)
@@ -78,7 +85,7 @@ def catch_up_in_background(outage_started: float = 0.0) -> None:
                 scored, pushed = catch_up()
                 log.warning("leaderboard: Redis back: scored %d play(s), pushed %d", scored, pushed)
             finally:
-                store.unlock("catch-up")
+                store.unlock("catch-up", token)
         except Exception:
             log.exception("leaderboard: catch-up after the Redis outage failed")
         finally:

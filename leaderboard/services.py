@@ -26,7 +26,7 @@ from games.models import Play, PlayStatus
 from games.problems import Problem
 from games.services import utc_today  # re-exported: boards and views call services.utc_today()
 
-from . import boards, ranking, store
+from . import boards, ranking, rebuilding, store
 from .models import ALL_TIME, FrozenDay, Group, Membership, PendingPush, Score, Total
 
 log = logging.getLogger(__name__)
@@ -171,7 +171,9 @@ def push_score(score: Score, totals: list[Total]) -> bool:
         return False
     for ref in (daily, weekly, alltime):
         if ref.redis_key in missing:
-            boards.schedule_rebuild(ref)
+            rebuilding.schedule_rebuild(ref)
+    if missing:
+        rebuilding.schedule_restore()  # a new board, or Redis lost them all: the marker tells
     return True
 
 

@@ -16,6 +16,13 @@ so a page is one Redis round trip and no database query; on a daily board it als
 ``@<player id>`` to the player's member, so ``around=me`` needs no query either. A member
 whose details are missing is completed from PostgreSQL by the reader.
 
+Redis may also lose everything at once (restarted empty, flushed) while readers never ask
+for some boards again. The *epoch marker* ``lb:epoch`` tells: it is set when the live boards
+were restored from PostgreSQL, so its absence means "Redis lost its boards (or never had
+them)". :func:`claim_restore` takes it (``SET NX``, with an expiry so a restorer that dies
+lets the next one try) and :func:`finish_restore` makes it permanent only if no flush took
+it meanwhile.
+
 Every call here raises :class:`StoreUnavailable` when Redis is not configured or not
 answering; callers fall back to PostgreSQL.
 """
@@ -23,7 +30,8 @@ answering; callers fall back to PostgreSQL.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -231,6 +239,18 @@ def exists(key: str) -> bool:
         return bool(_client().exists(key))
 
 
+def exist(keys: Iterable[str]) -> list[bool]:
+    """Which of ``keys`` exist (one pipelined round trip; a key per hash slot in a cluster)."""
+    keys = list(keys)
+    if not keys:
+        return []
+    with _guarded():
+        pipe = _client().pipeline(transaction=False)
+        for key in keys:
+            pipe.exists(key)
+        return [bool(found) for found in pipe.execute()]
+
+
 # Swap a complete rebuild in, atomically, only if the buffers still hold every entry.
 _FINISH_BUILD = """
 local count, fields = tonumber(ARGV[1]), tonumber(ARGV[3])
@@ -257,9 +277,11 @@ def build(
     entries: Iterable[tuple[int, str, str, str]],
     ttl: int = 0,
     batch: int = 10_000,
+    keep_alive: Callable[[], object] | None = None,
 ) -> int:
     """Replace the board ``key`` with ``entries`` (sort key, member, details, alias)
-    atomically; return the count. ``ttl`` (seconds, 0 = none) lets boards of the past expire.
+    atomically; return the count. ``ttl`` (seconds, 0 = none) lets boards of the past expire;
+    ``keep_alive`` is called after each batch (it renews the caller's lock).
 
     The entries go to buffer keys first; one script then checks that the buffers still hold
     every entry (a FLUSHDB may have hit them), adds the sentinel and renames both into
@@ -278,6 +300,8 @@ def build(
             pipe.zadd(tmp, scores)
             pipe.hset(tmp_info, mapping=infos)
             pipe.execute()
+            if keep_alive is not None:
+                keep_alive()  # renew the rebuild's lock batch by batch
 
         fields = 0
         for score, member, info, alias in entries:
@@ -300,19 +324,91 @@ def build(
     return count
 
 
-def lock(name: str, seconds: int) -> bool:
-    """Take a short named lock (SET NX EX); False if someone holds it or Redis is down."""
+def lock(name: str, seconds: int) -> str | None:
+    """Take a short named lock (``SET NX EX``); its token, or None if someone holds it or
+    Redis is down. A holder that dies frees it after ``seconds``; a long holder renews it
+    (:func:`renew`)."""
+    token = uuid.uuid4().hex
     try:
         with _guarded():
-            return bool(_client().set(f"{prefix()}lock:{name}", "1", nx=True, ex=seconds))
+            if _client().set(f"{prefix()}lock:{name}", token, nx=True, ex=seconds):
+                return token
+    except StoreUnavailable:
+        pass
+    return None
+
+
+# Renew (ARGV[2] > 0: seconds) or release (0) a lock only while it holds the caller's token:
+# an expired lock may already be someone else's.
+_OWN_LOCK = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if tonumber(ARGV[2]) > 0 then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return redis.call('DEL', KEYS[1])
+"""
+
+
+def renew(name: str, token: str, seconds: int) -> bool:
+    """Extend a lock this caller holds; False if it expired (or Redis is down)."""
+    try:
+        with _guarded():
+            keys = [f"{prefix()}lock:{name}"]
+            return bool(_script("own_lock", _OWN_LOCK)(keys=keys, args=[token, seconds]))
     except StoreUnavailable:
         return False
 
 
-def unlock(name: str) -> None:
+def unlock(name: str, token: str) -> None:
     try:
         with _guarded():
-            _client().delete(f"{prefix()}lock:{name}")
+            _script("own_lock", _OWN_LOCK)(keys=[f"{prefix()}lock:{name}"], args=[token, 0])
+    except StoreUnavailable:
+        pass
+
+
+def epoch_key() -> str:
+    return f"{prefix()}epoch"
+
+
+def claim_restore(seconds: int) -> str | None:
+    """A token if Redis has no epoch marker (it lost its boards, or never had any) and this
+    caller now holds the restore for ``seconds``; None if the marker is there."""
+    token = f"restoring:{uuid.uuid4().hex}"
+    with _guarded():
+        if _client().set(epoch_key(), token, nx=True, ex=seconds):
+            return token
+    return None
+
+
+# Make the marker permanent only if it still holds this restorer's token: a flush during
+# the restore removed it, and then the next check must restore again.
+_FINISH_RESTORE = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+
+
+def finish_restore(token: str, when: str) -> bool:
+    """Mark the restore done (the marker's value becomes ``done:<when>``); False if the
+    marker vanished meanwhile."""
+    with _guarded():
+        done = _script("finish_restore", _FINISH_RESTORE)(
+            keys=[epoch_key()], args=[token, f"done:{when}"]
+        )
+    return bool(done)
+
+
+def renew_restore(token: str, seconds: int) -> None:
+    """Extend a restore this caller holds (a long restore outlives one lock period)."""
+    with _guarded():
+        _script("own_lock", _OWN_LOCK)(keys=[epoch_key()], args=[token, seconds])
+
+
+def abandon_restore(token: str) -> None:
+    """Give the marker back after a failed restore, so the next check tries again."""
+    try:
+        with _guarded():
+            _script("own_lock", _OWN_LOCK)(keys=[epoch_key()], args=[token, 0])
     except StoreUnavailable:
         pass
 

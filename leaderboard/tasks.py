@@ -7,7 +7,7 @@
   replay the scores Redis missed (the outbox); every minute, idempotent.
 
 The fallback rebuild when a reader finds a board missing is *not* a Celery task but a thread
-(:func:`leaderboard.boards.schedule_rebuild`): the broker is the same Redis that was lost.
+(:func:`leaderboard.rebuilding.schedule_rebuild`): the broker is the same Redis that was lost.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import datetime as dt
 
 from celery import shared_task
 
-from . import boards, catchup, services
+from . import boards, catchup, rebuilding, services
 
 
 @shared_task(name="leaderboard.tasks.freeze_day")
@@ -31,7 +31,7 @@ def freeze_yesterday() -> int:
 
 @shared_task(name="leaderboard.tasks.rebuild_all")
 def rebuild_all() -> int:
-    return sum(1 for ref in boards.all_boards() if boards.rebuild(ref) >= 0)
+    return sum(1 for ref in rebuilding.all_boards() if rebuilding.rebuild(ref) >= 0)
 
 
 @shared_task(name="leaderboard.tasks.catch_up")

@@ -262,7 +262,8 @@ class HealthView(APIView):
                 cursor.execute("SELECT 1")
         except Exception:  # any failure of the probe is the answer
             checks["database"] = "unavailable"
-        if redis_guard.breaker.is_open and not redis_guard.breaker.allow():
+        # Only look at the state: the cache call below claims the half-open probe itself.
+        if redis_guard.breaker.state() == "open":
             checks["cache"] = "unavailable"  # not asked: the breaker is open
         else:
             probe = f"health:{uuid.uuid4().hex}"

@@ -240,10 +240,10 @@ def scoring_problems(play_ids: list[str]) -> list[str]:
 
 def board_differences(client: redis.Redis) -> list[str]:
     """Every Redis board of a scored board/period equals PostgreSQL's (members and keys)."""
-    from leaderboard import boards
+    from leaderboard import boards, rebuilding
 
     problems = []
-    for ref in boards.all_boards():
+    for ref in rebuilding.all_boards():
         expected = {member: key for key, member, _, _ in boards.pg_entries(ref)}
         try:
             found = dict(client.zrange(ref.redis_key, 0, -1, withscores=True))
@@ -260,4 +260,12 @@ def wait_boards_equal(client: redis.Redis, timeout: float = 20.0) -> None:
     try:
         wait_until(lambda: not board_differences(client), timeout, step=0.2, what="boards")
     except TimeoutError:
-        raise AssertionError(board_differences(client)) from None
+        from leaderboard.models import PendingPush
+
+        pending = PendingPush.objects.count()
+        markers = sorted(client.scan_iter(match="lb:epoch*")) + sorted(
+            client.scan_iter(match="lb:lock:*")
+        )
+        raise AssertionError(
+            f"{board_differences(client)}; outbox rows left: {pending}; markers: {markers}"
+        ) from None

@@ -9,7 +9,7 @@ import pytest
 from lb_helpers import make_user, ranked_play, record
 
 from games import services as game_services
-from leaderboard import boards, catchup, services, store
+from leaderboard import boards, catchup, ranking, rebuilding, services, store
 from leaderboard.models import PendingPush, Score
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_a_score_redis_missed_is_replayed(django_capture_on_commit_callbacks, mo
     ref = boards.BoardRef.daily("easthaven", today())
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user(), won=True, day=today())
-    boards.rebuild(ref)  # the board exists in Redis: a missed push would stay missed
+    rebuilding.rebuild(ref)  # the board exists in Redis: a missed push would stay missed
 
     def down(items):
         raise store.StoreUnavailable("Redis is down")
@@ -61,3 +61,86 @@ def test_a_score_redis_missed_is_replayed(django_capture_on_commit_callbacks, mo
     assert not PendingPush.objects.exists()
     assert score.play_id.hex in store.client().zrange(ref.redis_key, 0, -1)
     assert catchup.catch_up() == (0, 0)
+
+
+# --- Redis that lost its boards (restarted empty, flushed) ----------------------------------
+
+
+def board_keys() -> list[str]:
+    return sorted(
+        k for k in store.client().scan_iter(match=f"{store.prefix()}{{*") if "}:" not in k
+    )
+
+
+def live_refs() -> list[boards.BoardRef]:
+    return sorted(rebuilding.live_boards(today()), key=lambda ref: ref.redis_key)
+
+
+@pytest.mark.redis
+def test_a_flushed_redis_is_restored_whole_by_the_catch_up(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user(), won=True, day=today())
+        record(make_user(), won=False, day=today() - dt.timedelta(days=1))
+    expected = [ref.redis_key for ref in live_refs()]
+    weeks = {ranking.iso_week(today()), ranking.iso_week(today() - dt.timedelta(days=1))}
+    assert len(expected) == 2 + len(weeks) + 1  # two days, their weeks, all time
+    assert board_keys() == sorted(expected)  # built when their first scores came
+    store.delete_all()  # FLUSHALL, as far as these keys go; nobody reads the boards again
+
+    catchup.catch_up()
+    assert board_keys() == sorted(expected)
+    for ref in live_refs():
+        assert store.client().zcard(ref.redis_key) == ref.queryset().count() + 1  # + sentinel
+    assert store.client().get(store.epoch_key()).startswith("done:")
+    assert rebuilding.restore_if_lost() == 0  # the marker says nothing was lost since
+
+
+@pytest.mark.redis
+def test_a_missing_board_seen_by_a_push_restores_the_others(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user(), won=True, day=today(), preset="westcliff")
+    westcliff = sorted(ref.redis_key for ref in live_refs())
+    store.delete_all()
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user(), won=True, day=today())  # easthaven: its boards are missing too
+    assert set(westcliff) <= set(board_keys())
+
+
+@pytest.mark.redis
+def test_a_restore_flushed_midway_is_not_marked_done():
+    token = store.claim_restore(30)
+    assert token is not None
+    assert store.claim_restore(30) is None  # one restorer at a time
+    store.delete_all()  # the flush takes the claim with it
+    assert not store.finish_restore(token, "now")
+    assert store.client().get(store.epoch_key()) is None  # so the next check restores again
+
+
+@pytest.mark.redis
+def test_a_board_whose_rebuilder_died_is_rebuilt_once_its_lock_expires(
+    django_capture_on_commit_callbacks, settings
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user(), won=True, day=today())
+    daily = boards.BoardRef.daily("easthaven", today())
+    store.client().delete(daily.redis_key)
+    dead = store.lock(f"rebuild:{daily.redis_key}", 1)  # a rebuilder that was killed
+    assert dead is not None
+    assert rebuilding.rebuild_missing() == 0  # still locked: left alone
+    assert not store.client().exists(daily.redis_key)
+    store.client().delete(f"{store.prefix()}lock:rebuild:{daily.redis_key}")  # expired
+    assert rebuilding.rebuild_missing() == 1
+    assert store.client().exists(daily.redis_key)
+
+
+@pytest.mark.redis
+def test_a_lock_is_released_and_renewed_only_by_its_holder():
+    token = store.lock("job", 30)
+    assert token is not None and store.lock("job", 30) is None
+    store.unlock("job", "someone else")
+    assert store.lock("job", 30) is None
+    assert not store.renew("job", "someone else", 60)
+    assert store.renew("job", token, 60)
+    assert store.client().ttl(f"{store.prefix()}lock:job") > 30
+    store.unlock("job", token)
+    assert store.lock("job", 30) is not None

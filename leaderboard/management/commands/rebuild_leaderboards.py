@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from leaderboard import boards, services, store
+from leaderboard import boards, rebuilding, services, store
 from leaderboard.models import Score
 
 
@@ -42,10 +42,10 @@ class Command(BaseCommand):
         try:
             if clear:
                 self.stdout.write(f"deleted {store.delete_all()} key(s)")
-            refs = list(boards.all_boards())
+            refs = list(rebuilding.all_boards())
             entries = 0
             for ref in tqdm(refs, desc="rebuild", unit="board"):
-                entries += boards.rebuild(ref)
+                entries += rebuilding.rebuild(ref)
         except store.StoreUnavailable as error:
             raise CommandError(f"Redis is unavailable: {error}") from error
         self.stdout.write(self.style.SUCCESS(f"rebuilt {len(refs)} board(s), {entries} entries"))
