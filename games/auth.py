@@ -10,7 +10,8 @@ a deactivated or deleted account at the latest ``AUTH_RECHECK_SECONDS`` later.
 
 ``request.user`` is then a :class:`ClaimsUser`: ``pk``/``id``, authenticated, nothing else
 (code on this path filters by ``player_id``). A token whose ``user_id`` claim is missing or
-not a positive integer is refused with a 401, never a 500.
+not a positive integer is refused with a 401, never a 500 (the same check as every other
+endpoint's: :func:`games.api.authentication.claimed_user_id`).
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ from django.utils.functional import cached_property
 from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.authentication import JWTAuthentication
-from rest_framework_simplejwt.exceptions import InvalidToken
 from rest_framework_simplejwt.models import TokenUser
-from rest_framework_simplejwt.settings import api_settings
 from rest_framework_simplejwt.tokens import Token
 
-MAX_USER_ID = 2**63 - 1
+from .api.authentication import claimed_user_id
+
 _MAX_ENTRIES = 100_000
 
 # user id -> (active, monotonic time of the check); a dict's get and set are atomic under
@@ -65,16 +65,6 @@ def _is_active(user_id: int) -> bool:
     return active
 
 
-def user_id_claim(token: Token) -> int:
-    """The token's user id as an integer; a missing or malformed claim is a 401."""
-    value = token.payload.get(api_settings.USER_ID_CLAIM)
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_USER_ID:
-        raise InvalidToken("Token contained no recognizable user identification")
-    return value
-
-
 class ClaimsUser(TokenUser):
     """The caller as the token names them: an id, authenticated, no row loaded."""
 
@@ -95,7 +85,7 @@ class ClaimsJWTAuthentication(JWTAuthentication):
     """``JWTAuthentication`` whose user comes from the token's claims (see the module)."""
 
     def get_user(self, validated_token: Token) -> ClaimsUser:  # type: ignore[override]
-        user_id = user_id_claim(validated_token)
+        user_id = claimed_user_id(validated_token)
         if not _is_active(user_id):
             raise AuthenticationFailed("User not found or inactive", code="user_inactive")
         return ClaimsUser(validated_token, user_id)
