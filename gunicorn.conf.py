@@ -3,9 +3,12 @@
 The Dockerfile and docker-compose.yml start the web server this way; every value can be
 changed through the environment (README, "Faults and the server edge").
 
-* Workers: ``GUNICORN_WORKERS`` (default 4 per core + 1), ``GUNICORN_WORKER_CLASS``
-  (default ``sync``: a move waits for its commit, and sync workers did best in
-  ``bench/api.py``), ``GUNICORN_THREADS`` (``gthread`` only).
+* Workers: ``GUNICORN_WORKER_CLASS`` (default ``gthread``), ``GUNICORN_WORKERS`` (default
+  one per core) and ``GUNICORN_THREADS`` (default 8). In ``bench/api.py`` (bench/README.md,
+  issue 24) gthread with one worker per core and 8 threads moved the most and spent the
+  least CPU per request: it keeps connections alive, and a thread waiting on PostgreSQL
+  leaves the core to another. Each thread holds a database connection: workers × threads
+  connections per server (mind ``max_connections``, or put PgBouncer in front).
 * Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
   restart or ``SIGTERM`` workers get ``GUNICORN_GRACEFUL_TIMEOUT`` (20 s) to finish their
   requests; idle keep-alive connections close after ``GUNICORN_KEEPALIVE`` (5 s). A worker
@@ -42,11 +45,9 @@ def _cores() -> int:
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
-# 4 per core + 1: a sync worker spends much of a move waiting for its commit, and 9
-# workers on 2 cores did best in bench/api.py (README, "Capacity estimate").
-workers = _int("GUNICORN_WORKERS", _cores() * 4 + 1)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
-threads = _int("GUNICORN_THREADS", 1)
+workers = _int("GUNICORN_WORKERS", _cores())
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+threads = _int("GUNICORN_THREADS", 8)
 
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)

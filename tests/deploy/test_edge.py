@@ -55,8 +55,10 @@ def load_conf(monkeypatch, **env: str) -> dict:
 
 def test_gunicorn_conf_defaults(monkeypatch):
     conf = load_conf(monkeypatch)
-    assert conf["worker_class"] == "sync"
-    assert conf["workers"] >= 2
+    # gthread, one worker per core × 8 threads: what bench/api.py found best (issue 24).
+    assert conf["worker_class"] == "gthread"
+    assert conf["workers"] == len(os.sched_getaffinity(0))
+    assert conf["threads"] == 8
     assert conf["timeout"] == 30 and conf["graceful_timeout"] == 20
     assert conf["limit_request_line"] == 8190
     assert conf["limit_request_fields"] == 100
