@@ -129,3 +129,17 @@ def test_handler500_answers_a_database_error_with_the_503(rf):
         raise RuntimeError("a bug")
     except RuntimeError:
         assert server_error(rf.get("/")).status_code == 500
+
+
+@pytest.mark.redis
+def test_health_alone_closes_the_breaker_once_redis_is_back(anon, settings):
+    """A worker whose only traffic is the load balancer's health check must still notice
+    that Redis returned: the check itself is the half-open probe (it used to claim the
+    probe and then let the cache call refuse, so the breaker never closed)."""
+    settings.REDIS_BREAKER_COOLDOWN = 0.2
+    redis_guard.breaker.failure(ConnectionError("gone for a moment"))
+    assert anon.get("/api/v1/health").json()["cache"] == "unavailable"  # still cooling down
+    time.sleep(0.3)
+    response = anon.get("/api/v1/health")
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert redis_guard.breaker.state() == "closed"
