@@ -36,19 +36,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.solver.cli import parse_ranges, results, solve_task, wilson  # noqa: E402
+from games.solver.cli import CONFIGS, parse_ranges, results, solve_task, wilson  # noqa: E402
 from games.solver.worker import interpreter_name  # noqa: E402
-
-CONFIGS = [
-    "easthaven",
-    "easthaven-open",
-    "easthaven-open+partial_runs",
-    "easthaven-suit",
-    "westcliff",
-    "westcliff-classic",
-    "seahaven",
-    "seahaven+classic_supermove",
-]
 
 #: Published winnable shares (95 % interval, as fractions) where the rules match.
 PUBLISHED = {

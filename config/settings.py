@@ -151,7 +151,8 @@ else:
     # An unreachable server fails a request in seconds (a 503, games.outage), not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         # Longer under pytest: a loaded CI machine must not turn a slow connect into a 503.
-        "connect_timeout", env_int("DB_CONNECT_TIMEOUT", 10 if TESTING else 3)
+        "connect_timeout",
+        env_int("DB_CONNECT_TIMEOUT", 10 if TESTING else 3),
     )
 DB_RETRY_AFTER = env_int("DB_RETRY_AFTER", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -29,6 +29,19 @@ MAX_DEALS = 10_000_000
 Task = tuple[str, Any]
 Z95 = 1.959963984540054
 
+#: Every preset with its default options, and the option sets measured besides: the
+#: configurations of the winnability tables and of ``bench/solver.py``.
+CONFIGS = (
+    "easthaven",
+    "easthaven-open",
+    "easthaven-open+partial_runs",
+    "easthaven-suit",
+    "westcliff",
+    "westcliff-classic",
+    "seahaven",
+    "seahaven+classic_supermove",
+)
+
 
 class CliError(ValueError):
     """A bad argument: the message says which and why."""

@@ -5,23 +5,23 @@ from __future__ import annotations
 from django.conf import settings
 
 from games import engine
+from games.solver.cli import CONFIGS
+
+__all__ = [
+    "CONFIGS",
+    "SOLVER_VERSION",
+    "config_name",
+    "options_dict",
+    "options_key",
+    "parse_config",
+    "rules_for",
+    "solver_version",
+]
 
 #: The version results are stored under: bump it when a change of the solver may change
 #: which deals it decides within a budget (not for a refactoring), so old and new results
 #: are never mixed in one table.  ``WINNABILITY_SOLVER_VERSION`` overrides it.
 SOLVER_VERSION = "2026-12-03"
-
-#: Every preset with its default options, and the option sets the bench measures too.
-CONFIGS = (
-    "easthaven",
-    "easthaven-open",
-    "easthaven-open+partial_runs",
-    "easthaven-suit",
-    "westcliff",
-    "westcliff-classic",
-    "seahaven",
-    "seahaven+classic_supermove",
-)
 
 
 def solver_version() -> str:
