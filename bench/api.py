@@ -237,20 +237,23 @@ class Client:
         home = [m for m in legal if m.get("to") == "f"]
         return self.rng.choice(home or legal)
 
+    async def timed_post(self, path: str, body: dict) -> tuple[int, bytes, float, float]:
+        """POST ``body``; (status, data, start, end). A dropped connection is status 0 and
+        is reopened on the next request."""
+        start = time.perf_counter()
+        try:
+            status, data = await self.http.request("POST", path, body)
+        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+            status, data = 0, repr(error).encode()
+            await self.http.close()
+        return status, data, start, time.perf_counter()
+
     async def move_once(self) -> None:
         if self.play is None or self.play["status"] != "playing":
             await self.start_play()
         play = self.play
         body = {"seq": play["seq"], "move": self.next_move()}
-        start = time.perf_counter()
-        try:
-            status, data = await self.http.request(
-                "POST", f"/api/v1/plays/{play['id']}/moves", body
-            )
-        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
-            status, data = 0, repr(error).encode()
-            await self.http.close()
-        end = time.perf_counter()
+        status, data, start, end = await self.timed_post(f"/api/v1/plays/{play['id']}/moves", body)
         ok = status == 200
         self.samples.append(Sample(start, end, ok))
         if ok:
@@ -280,15 +283,8 @@ class Client:
             self.script_pos = 0
         moves = self.script[self.script_pos : self.script_pos + self.batch_size]
         body = {"seq": self.script_pos, "moves": moves}
-        start = time.perf_counter()
-        try:
-            status, data = await self.http.request(
-                "POST", f"/api/v1/plays/{self.play['id']}/moves", body
-            )
-        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
-            status, data = 0, repr(error).encode()
-            await self.http.close()
-        end = time.perf_counter()
+        path = f"/api/v1/plays/{self.play['id']}/moves"
+        status, data, start, end = await self.timed_post(path, body)
         ok = status == 200
         self.samples.append(Sample(start, end, ok, len(moves)))
         if ok:
