@@ -21,10 +21,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 
-from games import engine
+from games import daily, engine
 from games.models import Play, PlayStatus
 from games.problems import Problem
-from games.services import utc_today  # re-exported: boards and views call services.utc_today()
 
 from . import boards, ranking, rebuilding, store
 from .models import ALL_TIME, FrozenDay, Group, Membership, PendingPush, Score, Total
@@ -243,7 +242,7 @@ def profile(user: Any) -> dict[str, Any]:
     plays = sum(p["plays"] for p in per_preset)
     wins = sum(p["wins"] for p in per_preset)
     won_days = list(scores.filter(won=True).values_list("date", flat=True).distinct())
-    current, best = streaks(won_days, utc_today())
+    current, best = streaks(won_days, daily.utc_today())
 
     best_ranks = []
     ranked = scores.filter(rank__isnull=False)

@@ -16,7 +16,9 @@ import datetime as dt
 
 from celery import shared_task
 
-from . import boards, catchup, rebuilding, services
+from games import daily
+
+from . import boards, catchup, rebuilding
 
 
 @shared_task(name="leaderboard.tasks.freeze_day")
@@ -26,7 +28,7 @@ def freeze_day(day: str) -> int:
 
 @shared_task(name="leaderboard.tasks.freeze_yesterday")
 def freeze_yesterday() -> int:
-    return boards.freeze_day(services.utc_today() - dt.timedelta(days=1))
+    return boards.freeze_day(daily.utc_today() - dt.timedelta(days=1))
 
 
 @shared_task(name="leaderboard.tasks.rebuild_all")

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games import accounts, engine
+from games import accounts, daily, engine
 from games.api import caching
 from games.api.openapi import (
     AUTH_REQUIRED,
@@ -84,7 +84,7 @@ def _rules(preset: str, request: Request) -> engine.Rules:
 
 def _parse_week(text: str) -> str:
     if text in ("current", "this"):
-        return ranking.iso_week(services.utc_today())
+        return ranking.iso_week(daily.utc_today())
     try:
         if not week_in_range(text):  # ASCII digits, a year of the service's days
             raise ValueError(text)
@@ -217,7 +217,7 @@ class BoardView(APIView):
                 "kind": ref.kind,
                 "period": ref.period,
                 "group": int(group_id) if players is not None else None,
-                "frozen": ref.is_daily and ref.day < services.utc_today(),
+                "frozen": ref.is_daily and ref.day < daily.utc_today(),
             },
             "next": _link(
                 request, _encode_cursor("n", result.last) if result.has_more_after else None
@@ -266,7 +266,7 @@ class DailyBoardView(BoardView):
     def get(self, request: Request, preset: str, date: str) -> Response:
         """Ranked plays of a UTC day on one board, best first."""
         rules = _rules(preset, request)
-        today = services.utc_today()
+        today = daily.utc_today()
         day = parse_day(date, today)
         if day > today:
             raise Problem(404, "board_not_available", f"the day {day} has not started (UTC)")

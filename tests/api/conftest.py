@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.daily import utc_today
 from games.models import Deal
 
 from .helpers import (
@@ -26,7 +26,7 @@ def _generous_throttles(settings):
 @pytest.fixture(autouse=True)
 def _no_daily_preparation(monkeypatch):
     """API tests use the daily deals they store themselves; the solver stays out of them."""
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
+    monkeypatch.setattr("games.daily.service._prepare_day", lambda day: None)
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def anon() -> APIClient:
 
 @pytest.fixture
 def today_deals(db) -> dict[str, Deal]:
-    return store_daily(services.utc_today())
+    return store_daily(utc_today())
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from games import services
+from games.daily import utc_today
 from leaderboard import store
 from tests.api.helpers import HIGH_RATES, store_daily
 
@@ -57,8 +57,8 @@ def haven(live_server, settings, monkeypatch, transactional_db):
     settings.LEADERBOARD_REDIS_PREFIX = f"lbclients{os.getpid()}:"
     if store.configured():
         store.delete_all()
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
-    store_daily(services.utc_today())
+    monkeypatch.setattr("games.daily.service._prepare_day", lambda day: None)
+    store_daily(utc_today())
     yield live_server.url
     if store.configured():
         store.delete_all()

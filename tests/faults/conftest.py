@@ -14,7 +14,8 @@ import shutil
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 from games.models import Deal, Source
 
 from .servers import Gunicorn, RedisServer, database_url, server_env
@@ -48,7 +49,7 @@ def web(transactional_db, own_redis):
 @pytest.fixture
 def today_deals(transactional_db) -> dict[str, Deal]:
     """One made-up daily deal per preset for today (the solver stays out of the tests)."""
-    day = services.utc_today()
+    day = utc_today()
     deals = {}
     for n, preset in enumerate(engine.PRESETS):
         deck = engine.format_deck(engine.deck_from_seed(4000 + n))

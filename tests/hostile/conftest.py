@@ -9,8 +9,6 @@ import os
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
-
 from . import tally
 from .helpers import HIGH_RATES, client_for, make_user
 
@@ -22,7 +20,7 @@ def _generous_throttles(settings):
 
 @pytest.fixture(autouse=True)
 def _no_daily_preparation(monkeypatch):
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
+    monkeypatch.setattr("games.daily.service._prepare_day", lambda day: None)
 
 
 @pytest.fixture

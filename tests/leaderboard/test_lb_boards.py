@@ -13,6 +13,7 @@ from django.db import IntegrityError
 from django.utils import timezone
 from lb_helpers import DAY, at, make_user, ranked_play, record, via_redis
 
+from games.daily import utc_today
 from leaderboard import boards, services, store
 from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score, Total
@@ -313,7 +314,7 @@ def test_weekly_and_all_time_totals(django_capture_on_commit_callbacks, no_redis
 @pytest.mark.django_db
 @pytest.mark.redis
 def test_redis_keeps_only_live_boards(django_capture_on_commit_callbacks):
-    today = services.utc_today()
+    today = utc_today()
     live = BoardRef.daily("easthaven", today)
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user("live"), won=True, day=today, finished_at=timezone.now())

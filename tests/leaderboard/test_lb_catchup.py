@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from lb_helpers import make_user, ranked_play, record
 
-from games import services as game_services
+from games.daily import utc_today
 from leaderboard import boards, catchup, ranking, rebuilding, services, store
 from leaderboard.models import PendingPush, Score
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def today() -> dt.date:
-    return game_services.utc_today()
+    return utc_today()
 
 
 def test_a_ranked_play_without_its_score_is_scored_once(no_redis):

@@ -53,5 +53,5 @@ def test_freeze_tasks(django_capture_on_commit_callbacks, monkeypatch):
         record(make_user(), cards=3)
     assert tasks.freeze_day.delay(DAY.isoformat()).get() == 1
     assert sorted(Score.objects.values_list("rank", flat=True)) == [1, 2]
-    monkeypatch.setattr("leaderboard.services.utc_today", lambda: DAY + dt.timedelta(days=1))
+    monkeypatch.setattr("games.daily.utc_today", lambda: DAY + dt.timedelta(days=1))
     assert tasks.freeze_yesterday.delay().get() == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from games import daily
 from leaderboard import boards, rebuilding, services, store
 from leaderboard.models import Score
 
@@ -28,7 +29,7 @@ class Command(BaseCommand):
         if rescore:
             self.stdout.write(f"scored {services.rescore_missing()} play(s)")
         if freeze:
-            today = services.utc_today()
+            today = daily.utc_today()
             days = (
                 Score.objects.filter(date__lt=today)
                 .order_by()
