@@ -225,7 +225,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboard.tasks.freeze_yesterday",
         "schedule": crontab(minute=10),
     },
-    # Scores a Redis outage or a killed process kept off the boards (leaderboard.services).
+    # Scores a Redis outage or a killed process kept off the boards (leaderboard.catchup).
     "leaderboard-catch-up": {
         "task": "leaderboard.tasks.catch_up",
         "schedule": 60.0,

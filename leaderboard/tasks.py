@@ -18,17 +18,17 @@ from celery import shared_task
 
 from games import daily
 
-from . import boards, catchup, rebuilding
+from . import catchup, freezing, rebuilding
 
 
 @shared_task(name="leaderboard.tasks.freeze_day")
 def freeze_day(day: str) -> int:
-    return boards.freeze_day(dt.date.fromisoformat(day))
+    return freezing.freeze_day(dt.date.fromisoformat(day))
 
 
 @shared_task(name="leaderboard.tasks.freeze_yesterday")
 def freeze_yesterday() -> int:
-    return boards.freeze_day(daily.utc_today() - dt.timedelta(days=1))
+    return freezing.freeze_day(daily.utc_today() - dt.timedelta(days=1))
 
 
 @shared_task(name="leaderboard.tasks.rebuild_all")

@@ -13,7 +13,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from games import engine
 from games.models import Deal, Play, PlayStatus, Source
-from leaderboard import services
+from leaderboard import scores
 
 HIGH_RATES = {"plays": "100000/min", "moves": "100000/min", "auth": "100000/min"}
 DAY = dt.date(2026, 11, 26)
@@ -90,7 +90,7 @@ def ranked_play(
 
 def record(player, **figures: Any):
     """A ranked result recorded as the ``play_finished`` receiver records it."""
-    return services.record_play(ranked_play(player, **figures))
+    return scores.record_play(ranked_play(player, **figures))
 
 
 def seahaven_win_deck() -> list[str]:

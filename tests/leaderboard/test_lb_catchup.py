@@ -9,7 +9,7 @@ import pytest
 from lb_helpers import make_user, ranked_play, record
 
 from games.daily import utc_today
-from leaderboard import boards, catchup, ranking, rebuilding, services, store
+from leaderboard import boards, catchup, ranking, rebuilding, scores, store
 from leaderboard.models import PendingPush, Score
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def test_a_ranked_play_without_its_score_is_scored_once(no_redis):
 def test_plays_older_than_the_window_are_left_to_the_command(no_redis):
     ranked_play(make_user(), day=today() - dt.timedelta(days=5))
     assert catchup.catch_up() == (0, 0)
-    assert services.rescore_missing() == 1
+    assert scores.rescore_missing() == 1
 
 
 def test_without_redis_no_outbox_is_kept(no_redis, django_capture_on_commit_callbacks):

@@ -1,4 +1,4 @@
-"""Recording scores, player profiles and streaks, and groups.
+"""Scores: recording a finished ranked play, the totals, and pushing them to Redis.
 
 :func:`record_play` is the ``play_finished`` receiver's work: in one transaction it writes
 the play's :class:`Score`, recomputes the player's weekly and all-time :class:`Total` from
@@ -15,23 +15,19 @@ import datetime as dt
 import logging
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Count, Min, Q, Sum
+from django.db import transaction
+from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from games import daily, engine
+from games import engine
 from games.models import Play, PlayStatus
-from games.problems import Problem
 
-from . import boards, ranking, rebuilding, store
-from .models import ALL_TIME, FrozenDay, Group, Membership, PendingPush, Score, Total
+from . import freezing, ranking, rebuilding, store
+from .boards import BoardRef, info_of
+from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
 
 log = logging.getLogger(__name__)
-
-
-# --- Scores ----------------------------------------------------------------------------------
 
 
 def board_of(preset: str, options: dict[str, Any] | None) -> str:
@@ -49,7 +45,7 @@ def record_play(play: Play) -> Score | None:
     seconds = play.seconds
     if seconds is None:
         seconds = max(0.0, (finished_at - play.started_at).total_seconds())
-    result = ranking.Result(
+    result = ranking.DailyResult(
         won=won,
         foundation_cards=play.foundation_cards,
         moves=play.moves_count,
@@ -84,7 +80,7 @@ def record_play(play: Play) -> Score | None:
             recompute_total(play.player_id, board, ALL_TIME),
         ]
         if FrozenDay.objects.filter(board=board, date=day).exists():
-            boards.freeze(boards.BoardRef.daily(board, day))
+            freezing.freeze(BoardRef.daily(board, day))
         if store.configured():
             PendingPush.objects.create(score=score)
             transaction.on_commit(lambda: _push_and_confirm(score, totals))
@@ -122,11 +118,11 @@ def recompute_total(player_id: int, board: str, period: str) -> Total:
     return total
 
 
-def refs_of(score: Score) -> tuple[boards.BoardRef, boards.BoardRef, boards.BoardRef]:
+def refs_of(score: Score) -> tuple[BoardRef, BoardRef, BoardRef]:
     return (
-        boards.BoardRef.daily(score.board, score.date),
-        boards.BoardRef.weekly(score.board, score.week),
-        boards.BoardRef.all_time(score.board),
+        BoardRef.daily(score.board, score.date),
+        BoardRef.weekly(score.board, score.week),
+        BoardRef.all_time(score.board),
     )
 
 
@@ -155,12 +151,12 @@ def push_score(score: Score, totals: list[Total]) -> bool:
             daily.redis_key,
             daily.member(score.play_id),
             score.sort_key,
-            boards.info_of(daily, details),
+            info_of(daily, details),
             daily.alias(score.player_id),
         )
     ]
     for ref, total in ((weekly, totals[0]), (alltime, totals[1])):
-        info = boards.info_of(ref, (username, total.wins, total.points, total.plays))
+        info = info_of(ref, (username, total.wins, total.points, total.plays))
         items.append((ref.redis_key, ref.member(total.player_id), total.sort_key, info, ""))
     try:
         missing = set(store.push(items))
@@ -197,161 +193,3 @@ def rescore_missing(since_day: dt.date | None = None) -> int:
         if record_play(play) is not None:
             count += 1
     return count
-
-
-# --- Player profiles -------------------------------------------------------------------------
-
-
-def streaks(won_days: list[dt.date], today: dt.date) -> tuple[int, int]:
-    """(current, best) runs of consecutive UTC days in ``won_days``.
-
-    The current streak is alive through today and yesterday: it ends at today if today is
-    won, else at yesterday if yesterday is won, else it is 0.
-    """
-    days = sorted(set(won_days))
-    best = run = 0
-    previous = None
-    for day in days:
-        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
-        best = max(best, run)
-        previous = day
-    won = set(days)
-    end = today if today in won else today - dt.timedelta(days=1)
-    current = 0
-    while end in won:
-        current += 1
-        end -= dt.timedelta(days=1)
-    return current, best
-
-
-def profile(user: Any) -> dict[str, Any]:
-    scores = Score.objects.filter(player=user)
-    per_preset = []
-    rows = scores.values("preset").annotate(
-        plays=Count("play_id"), wins=Count("play_id", filter=Q(won=True))
-    )
-    for row in rows.order_by("preset"):
-        per_preset.append(
-            {
-                "preset": row["preset"],
-                "plays": row["plays"],
-                "wins": row["wins"],
-                "win_rate": round(row["wins"] / row["plays"], 4) if row["plays"] else 0.0,
-            }
-        )
-    plays = sum(p["plays"] for p in per_preset)
-    wins = sum(p["wins"] for p in per_preset)
-    won_days = list(scores.filter(won=True).values_list("date", flat=True).distinct())
-    current, best = streaks(won_days, daily.utc_today())
-
-    best_ranks = []
-    ranked = scores.filter(rank__isnull=False)
-    for row in ranked.values("board").annotate(best=Min("rank")).order_by("board"):
-        first = (
-            ranked.filter(board=row["board"], rank=row["best"])
-            .order_by("date")
-            .values_list("date", flat=True)
-            .first()
-        )
-        best_ranks.append({"board": row["board"], "rank": row["best"], "date": first})
-
-    best_results = []
-    for board in scores.order_by().values_list("board", flat=True).distinct():
-        top = scores.filter(board=board).order_by("sort_key", "date").first()
-        best_results.append(
-            {
-                "board": board,
-                "date": top.date,
-                "won": top.won,
-                "foundation_cards": top.foundation_cards,
-                "moves": top.moves,
-                "seconds": round(top.seconds, 2),
-            }
-        )
-    best_results.sort(key=lambda r: r["board"])
-    return {
-        "username": user.get_username(),
-        "plays": plays,
-        "wins": wins,
-        "win_rate": round(wins / plays, 4) if plays else 0.0,
-        "presets": per_preset,
-        "current_streak": current,
-        "best_streak": best,
-        "last_win_date": max(won_days) if won_days else None,
-        "best_ranks": best_ranks,
-        "best_results": best_results,
-    }
-
-
-# --- Groups ----------------------------------------------------------------------------------
-
-
-def group_limit() -> int:
-    return getattr(settings, "LEADERBOARD_GROUP_MAX_MEMBERS", 500)
-
-
-def _not_found() -> Problem:
-    return Problem(404, "group_not_found", "no such group (or you are not a member)")
-
-
-def create_group(user: Any, name: str) -> Group:
-    for _ in range(5):  # a code collision is astronomically rare; retry anyway
-        try:
-            with transaction.atomic():
-                group = Group.objects.create(name=name, owner=user)
-                Membership.objects.create(group=group, player=user)
-                return group
-        except IntegrityError:
-            continue
-    raise Problem(503, "try_again", "could not allocate an invite code, please retry")
-
-
-def my_groups(user: Any):
-    return Group.objects.filter(memberships__player=user).annotate(
-        members_count=Count("memberships", distinct=True)
-    )
-
-
-def group_for(user: Any, group_id: Any) -> Group:
-    """The group if ``user`` belongs to it; 404 otherwise (other groups do not exist)."""
-    try:
-        group_id = int(group_id)
-    except (TypeError, ValueError):
-        raise Problem(400, "invalid_group", "a group id is an integer") from None
-    group = my_groups(user).filter(pk=group_id).first()
-    if group is None:
-        raise _not_found()
-    return group
-
-
-def join_group(user: Any, code: str) -> tuple[Group, bool]:
-    """Join by invite code; (group, joined) — joined is False if already a member."""
-    code = (code or "").strip().upper()
-    with transaction.atomic():
-        group = Group.objects.select_for_update().filter(code=code).first()
-        if group is None:
-            raise Problem(404, "invalid_invite_code", "no group has that invite code")
-        if Membership.objects.filter(group=group, player=user).exists():
-            return group_for(user, group.pk), False
-        if group.memberships.count() >= group_limit():
-            raise Problem(409, "group_full", f"a group has at most {group_limit()} members")
-        Membership.objects.create(group=group, player=user)
-    return group_for(user, group.pk), True
-
-
-def leave_group(user: Any, group_id: Any) -> None:
-    """Leave; the oldest remaining member becomes owner; an empty group is deleted."""
-    group = group_for(user, group_id)
-    with transaction.atomic():
-        group = Group.objects.select_for_update().get(pk=group.pk)
-        Membership.objects.filter(group=group, player=user).delete()
-        rest = group.memberships.order_by("joined_at", "id").first()
-        if rest is None:
-            group.delete()
-        elif group.owner_id == user.pk:
-            group.owner_id = rest.player_id
-            group.save(update_fields=["owner"])
-
-
-def member_ids(group: Group) -> list[int]:
-    return list(group.memberships.values_list("player_id", flat=True))
