@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 
 from games.daily import utc_today
 from games.models import Play
+from tests.factories import store_daily
 
-from .helpers import hidden_cards, move, start, store_daily
+from .helpers import hidden_cards, move, start
 
 pytestmark = pytest.mark.django_db
 

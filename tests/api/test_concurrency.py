@@ -13,8 +13,9 @@ from django.db import connection
 
 from games.daily import utc_today
 from games.models import IdempotencyKey, Move, Play
+from tests.factories import client_for, make_user, store_daily
 
-from .helpers import client_for, make_user, start, store_daily
+from .helpers import start
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -11,8 +11,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.daily import utc_today
+from tests.factories import store_daily
 
-from .helpers import assert_problem, move, start, store_daily
+from .helpers import assert_problem, move, start
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,9 @@ import pytest
 from games import engine
 from games.daily import utc_today
 from games.models import Deal, Play
+from tests.factories import store_daily
 
-from .helpers import assert_problem, start, store_daily
+from .helpers import assert_problem, start
 
 pytestmark = pytest.mark.django_db
 

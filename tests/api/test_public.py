@@ -8,8 +8,9 @@ import pytest
 
 from games import engine
 from games.daily import utc_today
+from tests.factories import store_daily
 
-from .helpers import assert_problem, card_strings, store_daily
+from .helpers import assert_problem, card_strings
 
 pytestmark = pytest.mark.django_db
 

@@ -28,6 +28,7 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from games import engine
 from games.daily import utc_today
 from games.models import Deal, Source
+from tests.factories import no_daily_preparation
 
 from .support import (
     CHROMIUM,
@@ -53,7 +54,7 @@ def _browser_test_setup(settings, monkeypatch):
     """Generous throttles; daily deals come from the fixtures, never from the solver; a
     time limit for the whole test."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
-    monkeypatch.setattr("games.daily.service._prepare_day", lambda day: None)
+    no_daily_preparation(monkeypatch)
     # The live server answers each request in a thread of its own: with persistent
     # connections (DB_CONN_MAX_AGE) each would keep its PostgreSQL session open after the
     # thread ends, and the test database could not be dropped at the end of the run.

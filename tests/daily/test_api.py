@@ -13,13 +13,12 @@ import json
 import time
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 from games import daily, engine
 from games.daily import tasks, utc_today
 from games.models import Deal, Source
+from tests.factories import client_for, make_user
 
 from .conftest import wait_for
 
@@ -33,10 +32,7 @@ def _generous_throttles(settings):
 
 
 def _client(username: str) -> APIClient:
-    user = get_user_model().objects.create_user(username=username, password="correct-horse-42")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user).access_token}")
-    return client
+    return client_for(make_user(username))
 
 
 def _deck_leaks(body: bytes, deck: list[str]) -> bool:

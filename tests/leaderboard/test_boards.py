@@ -11,12 +11,14 @@ from dataclasses import dataclass
 import pytest
 from django.db import IntegrityError
 from django.utils import timezone
-from lb_helpers import DAY, at, make_user, ranked_play, record, via_redis
 
 from games.daily import utc_today
 from leaderboard import boards, freezing, groups, scores, store
 from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score, Total
+from tests.factories import make_user
+
+from .helpers import DAY, at, ranked_play, record, via_redis
 
 BOARD = BoardRef.daily("easthaven", DAY)
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from lb_helpers import make_user, ranked_play, record
 
 from games.daily import utc_today
 from leaderboard import boards, catchup, ranking, rebuilding, scores, store
 from leaderboard.models import PendingPush, Score
+from tests.factories import make_user
+
+from .helpers import ranked_play, record
 
 pytestmark = pytest.mark.django_db
 

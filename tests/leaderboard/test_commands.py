@@ -7,11 +7,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from lb_helpers import DAY, make_user, ranked_play, record, via_redis
 
 from leaderboard import boards, store, tasks
 from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score
+from tests.factories import make_user
+
+from .helpers import DAY, ranked_play, record, via_redis
 
 TODAY_BOARD = BoardRef.all_time("easthaven")
 

@@ -7,22 +7,14 @@ import datetime as dt
 import json
 
 import pytest
-from lb_helpers import (
-    DAY,
-    at,
-    client_for,
-    foundation_source,
-    make_user,
-    post_move,
-    record,
-    seahaven_win_deck,
-    via_redis,
-)
 from rest_framework.test import APIClient
 
 from games.daily import utc_today
 from games.models import Deal, Source
 from leaderboard.models import Score
+from tests.factories import client_for, foundation_source, make_user, seahaven_win_deck
+
+from .helpers import DAY, at, post_move, record, via_redis
 
 PROBLEM_KEYS = {"type", "title", "status", "detail", "code"}
 BASE = "/api/v1/leaderboards"
