@@ -7,8 +7,8 @@
 A "worker" here is an OS process (``multiprocessing``, spawn) that takes the next
 (day, preset) when it is free, in ``PRESETS`` order, as a Celery worker with
 ``--concurrency 1`` and ``worker_prefetch_multiplier = 1`` does; each runs
-``games.daily._search`` — the service's whole candidate search with the settings' solver
-budget (``SOLVER_BUDGET_SECONDS``, screening node budget, cap), i.e. everything
+``games.daily.search.search_day`` — the service's whole candidate search with the settings'
+solver budget (``SOLVER_BUDGET_SECONDS``, screening node budget, cap), i.e. everything
 ``prepare_deal`` does except taking the advisory lock and inserting the row (milliseconds
 next to the solving), so no database or broker is needed.  The secret is the settings'
 (``DAILY_SECRET``; the dev default unless set), so the figures are for those candidates.
@@ -44,10 +44,10 @@ def _setup() -> None:
 def prepare_one(day_iso: str, preset: str) -> dict:
     """Run in a worker process: the service's search for one (day, preset)."""
     _setup()
-    from games import daily
+    from games.daily import search
 
     wall, cpu = time.perf_counter(), time.process_time()
-    fields = daily._search(dt.date.fromisoformat(day_iso), preset, None)
+    fields = search.search_day(dt.date.fromisoformat(day_iso), preset, None)
     return {
         "day": day_iso,
         "preset": preset,
@@ -89,7 +89,7 @@ def main() -> None:
     _setup()
     from django.conf import settings
 
-    from games import daily
+    from games.daily import search
 
     counts = [int(n) for n in args.workers.split(",")]
     first = dt.date.fromisoformat(args.start)
@@ -97,8 +97,8 @@ def main() -> None:
         f"# {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
         f"SOLVER_BUDGET_SECONDS={settings.SOLVER_BUDGET_SECONDS}, "
-        f"screen {daily.screen_nodes()} nodes, cap {daily.max_attempts()}, "
-        f"par {daily.par_seconds():g} s"
+        f"screen {search.screen_nodes()} nodes, cap {search.max_attempts()}, "
+        f"par {search.par_seconds():g} s"
     )
     totals: dict[int, list[float]] = {n: [] for n in counts}
     for offset in range(args.days):

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace, scratch: str) -> None:
             moves = rng.randint(52, 400) if won else rng.randint(0, 400)
             seconds = round(rng.uniform(30, 3600), 3)
             finished = start + dt.timedelta(seconds=rng.uniform(60, 45_000))  # before now
-            key = ranking.daily_key(ranking.Result(won, cards, moves, seconds, finished, DAY))
+            key = ranking.daily_key(ranking.DailyResult(won, cards, moves, seconds, finished, DAY))
             buf.write(
                 f"{uuid.UUID(int=rng.getrandbits(128), version=4)}\t{first_id + i}\teasthaven\t"
                 f"easthaven\t{DAY}\t2026-W48\t{'t' if won else 'f'}\t{cards}\t{moves}\t"

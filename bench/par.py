@@ -4,8 +4,8 @@
     .venv/bin/python bench/par.py --per-preset 5 --par 1,2 --long 30
 
 The daily par is the winner's solution after ``DAILY_PAR_SECONDS`` of shortening
-(``games.daily``, "Par").  Branch and bound proves a line shortest only when it runs to
-the end, which on a whole deal it rarely does within seconds; so the sample is where an
+(``games.daily.search``, "Par").  Branch and bound proves a line shortest only when it runs
+to the end, which on a whole deal it rarely does within seconds; so the sample is where an
 exhaustive shortest search is feasible: per preset, the first winnable seeds, each from
 its opening deal and from the position halfway along its first win (an endgame).  Each
 position is solved with each ``--par`` budget of shortening and once with ``--long``

@@ -9,14 +9,17 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   run never touches the data of a running service.
 * ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
-  ``SOLVER_WORKERS``, ``SOLVER_PYTHON``, ``DAILY_PAR_SECONDS``, ``HINT_BUDGET_SECONDS``,
+  ``SOLVER_WORKERS``, ``SOLVER_PYTHON``, ``HINT_BUDGET_SECONDS``,
   ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``WINNABILITY_SOLVER_VERSION``,
-  ``DAILY_DAYS_AHEAD``, ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
+  ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
   ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
 * Faults (README, "Faults and the server edge"): ``REDIS_CONNECT_TIMEOUT``,
   ``REDIS_SOCKET_TIMEOUT``, ``REDIS_BREAKER_COOLDOWN``, ``TRUSTED_PROXY_COUNT``,
   ``DB_CONNECT_TIMEOUT``, ``DB_RETRY_AFTER``.
+* The daily deals (``games.daily``): ``DAILY_DAYS_AHEAD``, ``DAILY_MAX_ATTEMPTS``,
+  ``DAILY_SCREEN_NODES``, ``DAILY_PAR_SECONDS``, ``DAILY_ON_DEMAND_SECONDS``,
+  ``DAILY_LOCK_WAIT_SECONDS``, ``DAILY_LOCK_RETRY_SECONDS``.
 """
 
 from __future__ import annotations
@@ -208,7 +211,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_IMPORTS = ["games.maintenance"]
+CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks"]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
         "task": "games.tasks.prepare_upcoming_days",
@@ -224,7 +227,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboard.tasks.freeze_yesterday",
         "schedule": crontab(minute=10),
     },
-    # Scores a Redis outage or a killed process kept off the boards (leaderboard.services).
+    # Scores a Redis outage or a killed process kept off the boards (leaderboard.catchup).
     "leaderboard-catch-up": {
         "task": "leaderboard.tasks.catch_up",
         "schedule": 60.0,
@@ -240,20 +243,33 @@ SOLVER_WORKERS = env_int_between("SOLVER_WORKERS", 1, 1, 2)
 # An interpreter (e.g. pypy3) to run the solver in, as worker processes fed by the web and
 # Celery processes (games.solver.external); empty: the solver runs in-process on CPython.
 SOLVER_PYTHON = os.environ.get("SOLVER_PYTHON", "")
-DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
-# Winnability and hints (games.winnability): shortening seconds of a daily par, the hint
-# solver's budget per position.
-DAILY_PAR_SECONDS = env_float("DAILY_PAR_SECONDS", 0.5)
+# Winnability and hints (games.winnability): the hint solver's budget per position.
 HINT_BUDGET_SECONDS = env_float("HINT_BUDGET_SECONDS", 1.2)
 HINT_BACKGROUND_SECONDS = env_float("HINT_BACKGROUND_SECONDS", 10.0)
 # Label of stored winnability results; empty: games.winnability.configs.SOLVER_VERSION.
 WINNABILITY_SOLVER_VERSION = os.environ.get("WINNABILITY_SOLVER_VERSION", "")
+
 IDEMPOTENCY_KEY_TTL_HOURS = env_int("IDEMPOTENCY_KEY_TTL_HOURS", 24)
 # Base of the problem details' ``type`` URIs (RFC 9457); the code is appended.
 PROBLEM_TYPE_BASE = os.environ.get("PROBLEM_TYPE_BASE", "https://haven.example/problems/")
 
 # Request bodies are small JSON documents; anything larger is refused with a 413 problem.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024)
+
+# --- The daily deals (games.daily; its modules explain each knob) ---------------------------
+# How many days ahead the hourly beat task prepares.
+DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
+# The search's cap, in candidates' worth of screening, and a candidate's screening positions.
+DAILY_MAX_ATTEMPTS = env_int("DAILY_MAX_ATTEMPTS", 50)
+DAILY_SCREEN_NODES = env_int("DAILY_SCREEN_NODES", 50_000)
+# Seconds of shortening for a daily deal's par.
+DAILY_PAR_SECONDS = env_float("DAILY_PAR_SECONDS", 0.5)
+# Seconds a request may spend preparing today's missing deals; 0: SOLVER_BUDGET_SECONDS.
+DAILY_ON_DEMAND_SECONDS = env_float("DAILY_ON_DEMAND_SECONDS", 0.0)
+# A task's wait for another worker's (day, preset) lock, then its first retry delay (doubled
+# on each retry).
+DAILY_LOCK_WAIT_SECONDS = env_float("DAILY_LOCK_WAIT_SECONDS", 5.0)
+DAILY_LOCK_RETRY_SECONDS = env_float("DAILY_LOCK_RETRY_SECONDS", 30.0)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

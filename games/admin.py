@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from . import accounts_admin, services
+from . import accounts_admin, daily, services
 from .models import Deal, IdempotencyKey, Move, Play, Source
 
 
@@ -48,13 +48,13 @@ class DealAdmin(admin.ModelAdmin):
 
     @admin.display(description="deck")
     def deck_if_public(self, deal: Deal) -> str:
-        if deal.source == Source.DAILY and deal.date and deal.date >= services.utc_today():
+        if deal.source == Source.DAILY and deal.date and deal.date >= daily.utc_today():
             return "hidden until the day is over"
         return " ".join(deal.deck)
 
     @admin.display(description="solution")
     def solution_if_public(self, deal: Deal) -> str:
-        if deal.source == Source.DAILY and deal.date and deal.date >= services.utc_today():
+        if deal.source == Source.DAILY and deal.date and deal.date >= daily.utc_today():
             return "hidden until the day is over"
         return _pretty(deal.solution)
 

@@ -1,8 +1,8 @@
 """Housekeeping: stored idempotent answers expire after ``IDEMPOTENCY_KEY_TTL_HOURS``.
 
 Run hourly by Celery beat (``CELERY_BEAT_SCHEDULE``) or by hand with
-``python manage.py purge_idempotency_keys``. Kept out of ``games/tasks.py``, which holds the
-daily-deal tasks.
+``python manage.py purge_idempotency_keys``. Kept out of ``games/daily/tasks.py``, which holds
+the daily-deal tasks.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""Business logic of plays: starting one, applying a move, undo and resign, and the daily deals.
+"""Business logic of plays: starting one, applying a move, undo and resign.
 
 Views call these functions and serialise what they return; everything that must hold
 together (the play row, its move log, the one-ranked-play rule) is decided here inside
 database transactions. Undo and resign are service moves, not engine rules: undo replays
 the effective move list minus its last move from the deal's deck, resign ends the play.
+The daily deals are :mod:`games.daily`'s.
 """
 
 from __future__ import annotations
@@ -18,58 +19,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import engine
+from .daily import daily_deal, utc_today
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
 from .problems import Problem
 from .signals import play_finished
 
 log = logging.getLogger(__name__)
-
-
-def utc_today() -> dt.date:
-    return timezone.now().astimezone(dt.UTC).date()
-
-
-# --- Daily deals -----------------------------------------------------------------------------
-
-
-def _prepare_day(day: dt.date) -> None:
-    """Ask the daily service (``games.daily``) to make sure ``day``'s deals exist.
-
-    The daily module is written separately; while it is absent the stored rows are all
-    there is. Tests replace this function to keep the solver out of API tests.
-    """
-    try:
-        from .daily import get_or_prepare_day
-    except ImportError:
-        return
-    get_or_prepare_day(day)
-
-
-def daily_deals(day: dt.date) -> list[Deal]:
-    """The daily deals of ``day`` (UTC), one per preset, prepared on demand for today only.
-
-    Past days are served from what is stored (the hourly beat task prepares days ahead),
-    so nobody can make the server run the solver for an arbitrary old date.
-    """
-    if day == utc_today() and not _all_presets_stored(day):
-        _prepare_day(day)
-    return list(Deal.objects.filter(source=Source.DAILY, date=day).order_by("preset"))
-
-
-def _all_presets_stored(day: dt.date) -> bool:
-    stored = set(
-        Deal.objects.filter(source=Source.DAILY, date=day).values_list("preset", flat=True)
-    )
-    return set(engine.PRESETS) <= stored
-
-
-def daily_deal(day: dt.date, preset: str) -> Deal | None:
-    deal = Deal.objects.filter(source=Source.DAILY, date=day, preset=preset).first()
-    if deal is None and day == utc_today():
-        _prepare_day(day)
-        deal = Deal.objects.filter(source=Source.DAILY, date=day, preset=preset).first()
-    return deal
 
 
 # --- Starting a play -------------------------------------------------------------------------

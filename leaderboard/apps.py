@@ -14,7 +14,7 @@ class LeaderboardConfig(AppConfig):
         from games.signals import play_finished
 
         from .catchup import catch_up_in_background
-        from .services import on_play_finished
+        from .scores import on_play_finished
 
         play_finished.connect(on_play_finished, sender=Play, dispatch_uid="leaderboard.record_play")
         # Redis back after an outage: replay the scores its boards missed.

@@ -8,10 +8,10 @@ A board is a :class:`BoardRef` (kind, rules key, period). :func:`read` answers a
 * otherwise from PostgreSQL with keyset queries on ``(sort_key, play_id|player_id)``; a
   rank is the count of rows before it, or the stored ``Score.rank`` of a frozen day.
 
-A frozen past day is always read from PostgreSQL (its stored ranks make that an index range
-scan), so Redis keeps only live boards: a daily board expires two days after its day, a
-weekly one nine days after its Monday, all-time boards never. Boards nobody played are never
-built (no key per probed date).
+A frozen past day (:mod:`leaderboard.freezing`) is always read from PostgreSQL (its stored
+ranks make that an index range scan), so Redis keeps only live boards: a daily board expires
+two days after its day, a weekly one nine days after its Monday, all-time boards never.
+Boards nobody played are never built (no key per probed date).
 
 When Redis is configured but the board's key is missing (flushed, evicted, a new board) the
 PostgreSQL answer is given and the board is rebuilt in the background
@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -121,7 +120,7 @@ class BoardRef:
 
 
 @dataclass
-class Result:
+class BoardPage:
     entries: list[dict[str, Any]] = field(default_factory=list)
     first: tuple[int, str] | None = None  # (sort key, member) of the first entry
     last: tuple[int, str] | None = None
@@ -330,12 +329,12 @@ def read(
     member: str = "",
     me: int | None = None,
     players: Any = None,
-) -> Result:
+) -> BoardPage:
     """One page of ``ref``: ``mode`` is first / after / before (a cursor's ``key``, ``member``)
     or around (``me``, ``size`` neighbours either side). ``players`` limits the board to
     those player ids (a group); such pages always come from PostgreSQL."""
     if mode == "around" and me is None:
-        return Result(start=-1)
+        return BoardPage(start=-1)
     # One more entry than asked tells whether another page follows (`around` asks for it
     # after the neighbours itself).
     ask = size if mode == "around" else size + 1
@@ -361,7 +360,7 @@ def read(
         if mode == "around":
             member = my_member(ref, me)
             if member is None:
-                return Result(start=-1)
+                return BoardPage(start=-1)
         page = pg_page(ref, mode, ask, key, member, players)
     return _result(ref, mode, size, page, source)
 
@@ -373,10 +372,10 @@ def _served_by_ranks(ref: BoardRef) -> bool:
     return FrozenDay.objects.filter(board=ref.board, date=ref.day).exists()
 
 
-def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) -> Result:
+def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) -> BoardPage:
     """Trim the one extra entry asked for (it only tells whether more follow) and hydrate."""
     if page.start < 0:
-        return Result(start=-1, source=source)
+        return BoardPage(start=-1, source=source)
     start, entries = page.start, list(page.entries)
     infos = list(page.infos) if page.infos is not None else None
     if mode == "around":
@@ -392,7 +391,7 @@ def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) 
         more_after = len(entries) > size
         entries, infos = entries[:size], infos[:size] if infos is not None else None
     page = store.Page(start, entries, infos)
-    return Result(
+    return BoardPage(
         entries=hydrate(ref, page),
         first=entries[0] if entries else None,
         last=entries[-1] if entries else None,
@@ -401,44 +400,3 @@ def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) 
         has_more_before=start > 0,
         has_more_after=more_after,
     )
-
-
-# --- Freezing a day --------------------------------------------------------------------------
-
-
-def freeze(ref: BoardRef) -> int:
-    """Store the ranks of a daily board in ``Score.rank`` (idempotent); return the count."""
-    assert ref.is_daily
-    table = Score._meta.db_table
-    with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE {table} SET rank = ranked.rn
-            FROM (
-                SELECT play_id, ROW_NUMBER() OVER (ORDER BY sort_key, play_id) AS rn
-                FROM {table} WHERE board = %s AND date = %s
-            ) AS ranked
-            WHERE {table}.play_id = ranked.play_id
-            """,
-            [ref.board, ref.day],
-        )
-        count = cursor.rowcount
-        FrozenDay.objects.update_or_create(
-            board=ref.board, date=ref.day, defaults={"entries": max(count, 0)}
-        )
-    return count
-
-
-def ensure_frozen(ref: BoardRef, today: dt.date) -> None:
-    """Freeze a past day's board on its first read (a day is over at UTC midnight)."""
-    if ref.is_daily and ref.day < today:
-        if not FrozenDay.objects.filter(board=ref.board, date=ref.day).exists():
-            freeze(ref)
-
-
-def freeze_day(day: dt.date) -> int:
-    """Freeze every board of ``day``; return how many boards."""
-    boards = Score.objects.filter(date=day).values_list("board", flat=True).distinct()
-    for board in boards:
-        freeze(BoardRef.daily(board, day))
-    return len(boards)

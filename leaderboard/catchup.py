@@ -1,7 +1,7 @@
 """Catching the Redis boards up with PostgreSQL after a fault.
 
 A finished ranked play's score is written with an outbox row (:class:`PendingPush`) in the
-same transaction (:func:`leaderboard.services.record_play`); the row is deleted once the
+same transaction (:func:`leaderboard.scores.record_play`); the row is deleted once the
 push to Redis succeeded. :func:`catch_up` scores recent ranked plays that finished without
 a score (a process killed between the play's commit and its receiver, a database error in
 the receiver) and replays the outbox. It runs every minute (the ``catch_up`` beat task) and
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from . import rebuilding, store
 from .models import ALL_TIME, PendingPush, Total
-from .services import push_score, rescore_missing
+from .scores import push_score, rescore_missing
 
 log = logging.getLogger(__name__)
 

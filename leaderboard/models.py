@@ -155,7 +155,7 @@ class PendingPush(models.Model):
 
     Written in the transaction that records the score and deleted once the push to Redis
     succeeded, so a score recorded while Redis was down (or by a process that died before
-    its push) is replayed by :func:`leaderboard.services.replay_pending` when Redis is back
+    its push) is replayed by :func:`leaderboard.catchup.replay_pending` when Redis is back
     (the circuit breaker closing, or the ``catch_up`` beat task). Replays are idempotent:
     ``ZADD … LT`` keeps the best key.
     """

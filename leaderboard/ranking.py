@@ -65,7 +65,7 @@ def day_start(day: dt.date) -> dt.datetime:
 
 
 @dataclass(frozen=True)
-class Result:
+class DailyResult:
     """A ranked daily result, as far as ranking is concerned."""
 
     won: bool
@@ -76,7 +76,7 @@ class Result:
     day: dt.date
 
 
-def daily_key(result: Result) -> int:
+def daily_key(result: DailyResult) -> int:
     """The daily board's sort key of ``result`` (lower is better), below 2**53."""
     offset = max(0.0, (result.finished_at - day_start(result.day)).total_seconds())
     moves = _cap(result.moves, MOVES_BITS)

@@ -16,17 +16,19 @@ import datetime as dt
 
 from celery import shared_task
 
-from . import boards, catchup, rebuilding, services
+from games import daily
+
+from . import catchup, freezing, rebuilding
 
 
 @shared_task(name="leaderboard.tasks.freeze_day")
 def freeze_day(day: str) -> int:
-    return boards.freeze_day(dt.date.fromisoformat(day))
+    return freezing.freeze_day(dt.date.fromisoformat(day))
 
 
 @shared_task(name="leaderboard.tasks.freeze_yesterday")
 def freeze_yesterday() -> int:
-    return boards.freeze_day(services.utc_today() - dt.timedelta(days=1))
+    return freezing.freeze_day(daily.utc_today() - dt.timedelta(days=1))
 
 
 @shared_task(name="leaderboard.tasks.rebuild_all")

@@ -22,7 +22,7 @@ from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, Toke
 
 from games.winnability.serializers import WinnabilitySerializer
 
-from .. import accounts, services
+from .. import accounts, daily, services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
 from ..moving import MAX_BATCH
 from ..problems import Problem
@@ -62,7 +62,7 @@ class DayField(StrictDateField):
 
     def to_internal_value(self, value: Any) -> dt.date:
         if value == "today":
-            return services.utc_today()
+            return daily.utc_today()
         return super().to_internal_value(value)
 
 

@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from .. import accounts, engine, outage, redis_guard, services
+from .. import accounts, daily, engine, outage, redis_guard, services
 from ..auth import ClaimsJWTAuthentication
 from ..idempotency import idempotent
 from ..models import Play
@@ -229,11 +229,11 @@ class DailyView(APIView):
     def get(self, request: Request, date: str) -> Response:
         """The daily deals of a UTC date: id, verdict and par per preset. A past day adds
         each deck and par solution; today's deck is never shown; future dates are 404."""
-        today = services.utc_today()
+        today = daily.utc_today()
         day = parse_day(date, today)
         if day > today:
             raise Problem(404, "not_found", f"the daily deals of {day} are not out yet")
-        deals = services.daily_deals(day)
+        deals = daily.daily_deals(day)
         if not deals and day < today:
             raise Problem(404, "not_found", f"there were no daily deals on {day}")
         context = {"day_over": day < today}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.tasks import RELIABLE
+from games.task_policy import RELIABLE
 
 from . import runs
 

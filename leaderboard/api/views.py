@@ -1,5 +1,5 @@
 """HTTP views of the leaderboards, player profiles and groups: parse, authorise, call
-:mod:`leaderboard.boards` / :mod:`leaderboard.services`, serialise.
+:mod:`leaderboard.boards`, :mod:`~leaderboard.profiles`, :mod:`~leaderboard.groups`, serialise.
 
 Pagination is cursor-based in DRF's style (``{"next", "previous", "results"}`` with opaque
 ``?cursor=`` links) but keyset on ``(sort_key, member)`` so that Redis and PostgreSQL can
@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games import accounts, engine
+from games import accounts, daily, engine
 from games.api import caching
 from games.api.openapi import (
     AUTH_REQUIRED,
@@ -37,7 +37,7 @@ from games.api.openapi import (
 from games.api.params import parse_day, week_in_range
 from games.problems import Problem, engine_problem
 
-from .. import boards, ranking, services
+from .. import boards, freezing, groups, profiles, ranking
 from ..boards import BoardRef
 from .serializers import (
     DailyPageSerializer,
@@ -84,7 +84,7 @@ def _rules(preset: str, request: Request) -> engine.Rules:
 
 def _parse_week(text: str) -> str:
     if text in ("current", "this"):
-        return ranking.iso_week(services.utc_today())
+        return ranking.iso_week(daily.utc_today())
     try:
         if not week_in_range(text):  # ASCII digits, a year of the service's days
             raise ValueError(text)
@@ -190,8 +190,8 @@ class BoardView(APIView):
         if group_id is not None:  # group= (empty) is an invalid group, not no group
             if user is None:
                 raise NotAuthenticated("sign in to see a group's board")
-            group = services.group_for(user, group_id)
-            players = services.member_ids(group)
+            group = groups.group_for(user, group_id)
+            players = groups.member_ids(group)
         around = request.query_params.get("around")
         cursor = request.query_params.get("cursor")
         size = _int_param(request, "page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
@@ -217,7 +217,7 @@ class BoardView(APIView):
                 "kind": ref.kind,
                 "period": ref.period,
                 "group": int(group_id) if players is not None else None,
-                "frozen": ref.is_daily and ref.day < services.utc_today(),
+                "frozen": ref.is_daily and ref.day < daily.utc_today(),
             },
             "next": _link(
                 request, _encode_cursor("n", result.last) if result.has_more_after else None
@@ -266,12 +266,12 @@ class DailyBoardView(BoardView):
     def get(self, request: Request, preset: str, date: str) -> Response:
         """Ranked plays of a UTC day on one board, best first."""
         rules = _rules(preset, request)
-        today = services.utc_today()
+        today = daily.utc_today()
         day = parse_day(date, today)
         if day > today:
             raise Problem(404, "board_not_available", f"the day {day} has not started (UTC)")
         ref = BoardRef.daily(rules.key, day)
-        boards.ensure_frozen(ref, today)
+        freezing.ensure_frozen(ref, today)
         return self.answer(request, rules, ref)
 
 
@@ -333,7 +333,7 @@ class PlayerView(APIView):
         user = accounts.find_user(username)
         if user is None:
             raise Problem(404, "player_not_found", f"no player {username!r}")
-        body = ProfileSerializer(services.profile(user)).data
+        body = ProfileSerializer(profiles.profile(user)).data
         return caching.cached(request, body, caching.SHORT)
 
 
@@ -347,7 +347,7 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         """The caller's own profile."""
-        body = ProfileSerializer(services.profile(request.user)).data
+        body = ProfileSerializer(profiles.profile(request.user)).data
         return caching.cached(request, body, caching.PRIVATE)
 
 
@@ -363,8 +363,8 @@ class GroupsView(APIView):
     )
     def get(self, request: Request) -> Response:
         """The groups the caller belongs to."""
-        groups = services.my_groups(request.user).select_related("owner").order_by("name", "id")
-        return Response({"results": GroupSerializer(groups, many=True).data})
+        mine = groups.my_groups(request.user).select_related("owner").order_by("name", "id")
+        return Response({"results": GroupSerializer(mine, many=True).data})
 
     @extend_schema(
         operation_id="groups_create",
@@ -379,8 +379,8 @@ class GroupsView(APIView):
         """Create a group; the caller is its owner and first member. Share ``code``."""
         body = GroupCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        group = services.create_group(request.user, body.validated_data["name"])
-        group = services.group_for(request.user, group.pk)
+        group = groups.create_group(request.user, body.validated_data["name"])
+        group = groups.group_for(request.user, group.pk)
         return Response(
             GroupDetailSerializer(group).data,
             status=status.HTTP_201_CREATED,
@@ -407,7 +407,7 @@ class GroupJoinView(APIView):
         """Join a group by invite code: 201 when joined, 200 if already a member."""
         body = GroupJoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        group, joined = services.join_group(request.user, body.validated_data["code"])
+        group, joined = groups.join_group(request.user, body.validated_data["code"])
         if not joined:
             return Response(GroupDetailSerializer(group).data)
         return Response(
@@ -430,7 +430,7 @@ class GroupDetailView(APIView):
     )
     def get(self, request: Request, group_id: int) -> Response:
         """A group of the caller's, with its members; anyone else's group is a 404."""
-        return Response(GroupDetailSerializer(services.group_for(request.user, group_id)).data)
+        return Response(GroupDetailSerializer(groups.group_for(request.user, group_id)).data)
 
 
 class GroupLeaveView(APIView):
@@ -444,7 +444,7 @@ class GroupLeaveView(APIView):
     )
     def post(self, request: Request, group_id: int) -> Response:
         """Leave a group; the oldest member left becomes owner; an empty group is deleted."""
-        services.leave_group(request.user, group_id)
+        groups.leave_group(request.user, group_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -5,16 +5,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.daily import utc_today
 from games.models import Deal
-
-from .helpers import (
-    HIGH_RATES,
-    client_for,
-    make_user,
-    seahaven_deck_won_by_foundation_moves,
-    store_daily,
-)
+from tests import factories
+from tests.factories import HIGH_RATES, client_for, make_user, no_daily_preparation, store_daily
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +20,7 @@ def _generous_throttles(settings):
 @pytest.fixture(autouse=True)
 def _no_daily_preparation(monkeypatch):
     """API tests use the daily deals they store themselves; the solver stays out of them."""
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
+    no_daily_preparation(monkeypatch)
 
 
 @pytest.fixture
@@ -51,9 +45,9 @@ def anon() -> APIClient:
 
 @pytest.fixture
 def today_deals(db) -> dict[str, Deal]:
-    return store_daily(services.utc_today())
+    return store_daily(utc_today())
 
 
 @pytest.fixture
 def seahaven_win_deck() -> list[str]:
-    return seahaven_deck_won_by_foundation_moves()
+    return factories.seahaven_win_deck()

@@ -7,10 +7,11 @@ import datetime as dt
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.daily import utc_today
 from games.models import Play
+from tests.factories import store_daily
 
-from .helpers import hidden_cards, move, start, store_daily
+from .helpers import hidden_cards, move, start
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def admin_client(db):
 
 
 def test_admin_lists_and_shows_deals_plays_and_moves(admin_client, client, today_deals):
-    play = start(client, preset="easthaven", daily=services.utc_today().isoformat()).json()
+    play = start(client, preset="easthaven", daily=utc_today().isoformat()).json()
     move(client, play, {"type": "deal"})
     for path in (
         "/admin/games/deal/",
@@ -48,6 +49,6 @@ def test_admin_lists_and_shows_deals_plays_and_moves(admin_client, client, today
 
 
 def test_admin_shows_a_past_days_deck(admin_client):
-    deal = store_daily(services.utc_today() - dt.timedelta(days=2))["seahaven"]
+    deal = store_daily(utc_today() - dt.timedelta(days=2))["seahaven"]
     page = admin_client.get(f"/admin/games/deal/{deal.pk}/change/").content.decode()
     assert " ".join(deal.deck) in page

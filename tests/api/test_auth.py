@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from .helpers import assert_problem, make_user
+from tests.factories import make_user
+
+from .helpers import assert_problem
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 
 from games.models import IdempotencyKey, Move, Play
+from tests.factories import client_for, make_user
 
-from .helpers import client_for, make_user, start
+from .helpers import start
 from .test_batches import plan
 from .test_concurrency import THREADS, run_together
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from games import engine, services
+from games.daily import utc_today
 from games.models import IdempotencyKey, Move, Play
 from games.moving import MAX_BATCH
 from games.signals import play_finished
@@ -194,7 +195,7 @@ def test_resign_ends_a_batch(client, play):
 
 @pytest.fixture
 def ranked(client, today_deals):
-    return start(client, preset="easthaven", daily=services.utc_today().isoformat()).json()
+    return start(client, preset="easthaven", daily=utc_today().isoformat()).json()
 
 
 def test_ranked_batch_cannot_undo_its_own_deal(client, ranked):
@@ -220,7 +221,7 @@ def test_ranked_batch_ends_with_its_first_reveal(client, ranked):
 
 
 def test_ranked_batch_can_undo_a_move_that_reveals_nothing(client, today_deals):
-    ranked = start(client, preset="seahaven", daily=services.utc_today().isoformat()).json()
+    ranked = start(client, preset="seahaven", daily=utc_today().isoformat()).json()
     quiet = plan(ranked["id"], 2, reveal=False)
     assert len(quiet) == 2
     response = send(client, ranked, [*quiet, {"type": "undo"}, {"type": "undo"}])

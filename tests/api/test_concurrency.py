@@ -11,10 +11,11 @@ from collections import Counter
 import pytest
 from django.db import connection
 
-from games import services
+from games.daily import utc_today
 from games.models import IdempotencyKey, Move, Play
+from tests.factories import client_for, make_user, store_daily
 
-from .helpers import client_for, make_user, start, store_daily
+from .helpers import start
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -88,9 +89,9 @@ def test_the_same_idempotency_key_at_once_gives_one_answer():
 
 
 def test_simultaneous_ranked_starts_make_one_play():
-    store_daily(services.utc_today())
+    store_daily(utc_today())
     user = make_user()
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
 
     def send(i):
         response = client_for(user).post(

@@ -10,9 +10,10 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.daily import utc_today
+from tests.factories import store_daily
 
-from .helpers import assert_problem, move, start, store_daily
+from .helpers import assert_problem, move, start
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_presets_are_cacheable_and_revalidate_with_304(anon):
 
 
 def test_a_past_day_is_immutable_and_today_short_lived(anon, today_deals):
-    past = services.utc_today() - dt.timedelta(days=1)
+    past = utc_today() - dt.timedelta(days=1)
     store_daily(past, seed_base=2000)
     old = anon.get(f"/api/v1/daily/{past}")
     assert old.status_code == 200
@@ -121,7 +122,7 @@ def test_registering_answers_with_the_players_location(anon):
 def test_daily_today_starts_todays_ranked_play(client, today_deals):
     response = start(client, preset="easthaven", daily="today")
     assert response.status_code == 201, response.content
-    assert response.json()["daily"] == services.utc_today().isoformat()
+    assert response.json()["daily"] == utc_today().isoformat()
     assert response.json()["ranked"] is True
     assert_problem(start(client, preset="easthaven", daily="today"), 409, "already_played")
 

@@ -11,8 +11,9 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import AccessToken
 
 from games import auth
+from tests.factories import client_for
 
-from .helpers import assert_problem, client_for, move, start
+from .helpers import assert_problem, move, start
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,9 @@ from psycopg.pq import TransactionStatus
 from games import engine
 from games.models import Move, Play
 from games.signals import play_finished
+from tests.factories import client_for, make_user
 
-from .helpers import assert_problem, client_for, make_user, move, start, win_seahaven
+from .helpers import assert_problem, move, start, win_seahaven
 from .test_batches import plan, send
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

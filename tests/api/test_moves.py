@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games import engine, services
+from games.daily import utc_today
 from games.models import Move, Play
 from games.signals import play_finished
 
@@ -180,14 +181,14 @@ def test_undo_on_a_fresh_play_is_nothing_to_undo(client, play):
 
 
 def test_ranked_play_cannot_undo_a_deal(client, today_deals):
-    play = start(client, preset="easthaven", daily=services.utc_today().isoformat()).json()
+    play = start(client, preset="easthaven", daily=utc_today().isoformat()).json()
     dealt = move(client, play, {"type": "deal"})
     assert dealt.status_code == 200, dealt.content
     assert_problem(move(client, dealt.json(), {"type": "undo"}), 422, "undo_forbidden")
 
 
 def test_ranked_play_can_undo_a_move_that_reveals_nothing(client, today_deals):
-    play = start(client, preset="seahaven", daily=services.utc_today().isoformat()).json()
+    play = start(client, preset="seahaven", daily=utc_today().isoformat()).json()
     mv = next(m for m in play["legal_moves"] if m["type"] == "move")
     after = move(client, play, mv).json()
     undone = move(client, after, {"type": "undo"})
@@ -197,7 +198,7 @@ def test_ranked_play_can_undo_a_move_that_reveals_nothing(client, today_deals):
 
 def test_ranked_play_cannot_undo_a_move_that_turned_a_card(client, player, today_deals):
     """Find, by replaying candidate moves in the engine, one that turns a face-down card."""
-    body = start(client, preset="easthaven-open", daily=services.utc_today().isoformat()).json()
+    body = start(client, preset="easthaven-open", daily=utc_today().isoformat()).json()
     stored = Play.objects.get(pk=body["id"])
     rules = services.rules_of(stored)
     state = engine.state_from_json(rules, stored.state)

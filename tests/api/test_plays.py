@@ -6,10 +6,12 @@ import datetime as dt
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 from games.models import Deal, Play
+from tests.factories import store_daily
 
-from .helpers import assert_problem, start, store_daily
+from .helpers import assert_problem, start
 
 pytestmark = pytest.mark.django_db
 
@@ -135,7 +137,7 @@ def test_an_invalid_deck_error_does_not_echo_the_deck(client):
 
 
 def test_ranked_play_of_today(client, today_deals):
-    today = services.utc_today()
+    today = utc_today()
     response = start(client, preset="easthaven", daily=today.isoformat())
     assert response.status_code == 201, response.content
     play = response.json()
@@ -147,7 +149,7 @@ def test_ranked_play_of_today(client, today_deals):
 
 
 def test_second_ranked_play_is_409_even_with_other_options(client, today_deals):
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
     assert start(client, preset="westcliff", daily=today).status_code == 201
     assert_problem(start(client, preset="westcliff", daily=today), 409, "already_played")
     again = start(client, preset="westcliff", daily=today, options={"partial_runs": True})
@@ -159,7 +161,7 @@ def test_second_ranked_play_is_409_even_with_other_options(client, today_deals):
 
 def test_the_db_constraint_backs_already_played(client, player, today_deals, monkeypatch):
     """Even if the pre-check misses a concurrent start, the unique constraint answers 409."""
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
     assert start(client, preset="easthaven", daily=today).status_code == 201
     real_filter = Play.objects.filter
 
@@ -178,13 +180,13 @@ def test_the_db_constraint_backs_already_played(client, player, today_deals, mon
 
 
 def test_another_player_may_play_the_same_day(client, other_client, today_deals):
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
     assert start(client, preset="easthaven", daily=today).status_code == 201
     assert start(other_client, preset="easthaven", daily=today).status_code == 201
 
 
 def test_ranked_play_of_a_past_day_is_400(client):
-    yesterday = services.utc_today() - dt.timedelta(days=1)
+    yesterday = utc_today() - dt.timedelta(days=1)
     store_daily(yesterday)
     assert_problem(
         start(client, preset="easthaven", daily=yesterday.isoformat()), 400, "daily_over"
@@ -192,14 +194,14 @@ def test_ranked_play_of_a_past_day_is_400(client):
 
 
 def test_ranked_play_of_a_future_day_is_404(client):
-    tomorrow = services.utc_today() + dt.timedelta(days=1)
+    tomorrow = utc_today() + dt.timedelta(days=1)
     store_daily(tomorrow)
     response = start(client, preset="easthaven", daily=tomorrow.isoformat())
     assert_problem(response, 404, "daily_not_available")
 
 
 def test_ranked_play_without_a_prepared_deal_is_404(client):
-    response = start(client, preset="easthaven", daily=services.utc_today().isoformat())
+    response = start(client, preset="easthaven", daily=utc_today().isoformat())
     assert_problem(response, 404, "daily_not_available")
 
 
@@ -210,10 +212,10 @@ def test_ranked_play_asks_the_daily_service_for_todays_deal(client, monkeypatch)
         calls.append(day)
         store_daily(day)
 
-    monkeypatch.setattr(services, "_prepare_day", prepare)
-    response = start(client, preset="seahaven", daily=services.utc_today().isoformat())
+    monkeypatch.setattr("games.daily.service._prepare_day", prepare)
+    response = start(client, preset="seahaven", daily=utc_today().isoformat())
     assert response.status_code == 201
-    assert calls == [services.utc_today()]
+    assert calls == [utc_today()]
 
 
 # --- reading plays ---------------------------------------------------------------------------

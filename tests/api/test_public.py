@@ -6,9 +6,11 @@ import datetime as dt
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
+from tests.factories import store_daily
 
-from .helpers import assert_problem, card_strings, store_daily
+from .helpers import assert_problem, card_strings
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +26,7 @@ def test_presets_lists_every_preset_with_options(anon):
 
 
 def test_daily_today_shows_ids_verdicts_and_par_but_no_deck(anon, today_deals):
-    today = services.utc_today()
+    today = utc_today()
     for path in ("/api/v1/daily/today", f"/api/v1/daily/{today.isoformat()}"):
         response = anon.get(path)
         assert response.status_code == 200
@@ -41,7 +43,7 @@ def test_daily_today_shows_ids_verdicts_and_par_but_no_deck(anon, today_deals):
 
 
 def test_daily_of_a_past_day_adds_deck_and_solution(anon):
-    day = services.utc_today() - dt.timedelta(days=3)
+    day = utc_today() - dt.timedelta(days=3)
     deals = store_daily(day)
     response = anon.get(f"/api/v1/daily/{day.isoformat()}")
     assert response.status_code == 200
@@ -51,7 +53,7 @@ def test_daily_of_a_past_day_adds_deck_and_solution(anon):
 
 
 def test_daily_of_a_future_day_is_404_even_when_prepared(anon):
-    day = services.utc_today() + dt.timedelta(days=1)
+    day = utc_today() + dt.timedelta(days=1)
     store_daily(day)
     response = anon.get(f"/api/v1/daily/{day.isoformat()}")
     assert_problem(response, 404, "not_found")
@@ -69,11 +71,11 @@ def test_daily_of_a_bad_date_is_400(anon, text):
 
 def test_daily_today_asks_the_daily_service(anon, monkeypatch):
     calls = []
-    monkeypatch.setattr(services, "_prepare_day", lambda day: calls.append(day))
+    monkeypatch.setattr("games.daily.service._prepare_day", lambda day: calls.append(day))
     response = anon.get("/api/v1/daily/today")
     assert response.status_code == 200
     assert response.json()["deals"] == {}
-    assert calls == [services.utc_today()]
+    assert calls == [utc_today()]
 
 
 def test_health(anon):

@@ -16,8 +16,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from config.wsgi import application
-
-from .helpers import make_user
+from tests.factories import make_user
 
 MAX_EXAMPLES = 25
 

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 
 from .helpers import card_strings, hidden_cards, move, start
 
@@ -96,7 +97,7 @@ def test_resigning_does_not_reveal_the_rest(client):
 
 
 def test_a_ranked_play_never_shows_todays_deck(client, today_deals):
-    response = start(client, preset="easthaven", daily=services.utc_today().isoformat())
+    response = start(client, preset="easthaven", daily=utc_today().isoformat())
     play = response.json()
     assert_secret(response, hidden_cards(play["id"]))
     daily = client.get("/api/v1/daily/today")

@@ -55,12 +55,15 @@ def test_database_is_postgresql_through_psycopg3():
 
 
 def test_celery_app_is_configured():
+    import games.daily.tasks  # noqa: F401 - registers the tasks
     import games.maintenance  # noqa: F401 - registers the task
     from config import celery_app
 
     assert celery_app.main == "haven"
     schedule = settings.CELERY_BEAT_SCHEDULE
     assert schedule["prepare-upcoming-days"]["task"] == "games.tasks.prepare_upcoming_days"
+    assert schedule["prepare-upcoming-days"]["task"] in celery_app.tasks
     assert schedule["purge-idempotency-keys"]["task"] in celery_app.tasks
     assert "games.maintenance" in settings.CELERY_IMPORTS
+    assert "games.daily.tasks" in settings.CELERY_IMPORTS  # workers register the daily tasks
     assert settings.CELERY_TASK_ALWAYS_EAGER  # tests never need a worker

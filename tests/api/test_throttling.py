@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import assert_problem, client_for, make_user, move, start
+from tests.factories import client_for, make_user
+
+from .helpers import assert_problem, move, start
 
 pytestmark = pytest.mark.django_db
 

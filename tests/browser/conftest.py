@@ -25,8 +25,10 @@ from typing import Any
 import pytest
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 from games.models import Deal, Source
+from tests.factories import no_daily_preparation
 
 from .support import (
     CHROMIUM,
@@ -52,7 +54,7 @@ def _browser_test_setup(settings, monkeypatch):
     """Generous throttles; daily deals come from the fixtures, never from the solver; a
     time limit for the whole test."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
+    no_daily_preparation(monkeypatch)
     # The live server answers each request in a thread of its own: with persistent
     # connections (DB_CONN_MAX_AGE) each would keep its PostgreSQL session open after the
     # thread ends, and the test database could not be dropped at the end of the run.
@@ -78,7 +80,7 @@ def daily_deals(transactional_db) -> dict[str, Deal]:
     """Today's six daily deals and yesterday's. Today's seahaven deal is one the solver wins,
     with its real solution as the par solution; yesterday's seahaven, westcliff and
     easthaven-open deals too (for the past-day playback); the rest are stand-ins."""
-    today = services.utc_today()
+    today = utc_today()
     deals = {}
     for day in (today, today - timedelta(days=1)):
         real = PAST_DAY_WINS if day < today else {DAILY_PRESET: DAILY_SEED}

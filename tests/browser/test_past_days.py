@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 
 from .driver import expect
 from .support import PAST_DAY_WINS, solved
@@ -54,7 +55,7 @@ def expected(preset: str, deck: list[str], moves: list[dict]) -> dict:
 
 
 def test_past_day_plays_back_like_the_engine(open_browser, daily_deals):
-    yesterday = (services.utc_today() - timedelta(days=1)).isoformat()
+    yesterday = (utc_today() - timedelta(days=1)).isoformat()
     b = open_browser()
     b.page.goto(b.base)  # public: no account needed
     for preset, seed in PAST_DAY_WINS.items():

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from games import services
+from games.daily import utc_today
 from leaderboard import store
-from tests.api.helpers import HIGH_RATES, store_daily
+from tests.factories import HIGH_RATES, no_daily_preparation, store_daily
 
 IN_CI = os.environ.get("CI") == "true"
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,8 +57,8 @@ def haven(live_server, settings, monkeypatch, transactional_db):
     settings.LEADERBOARD_REDIS_PREFIX = f"lbclients{os.getpid()}:"
     if store.configured():
         store.delete_all()
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
-    store_daily(services.utc_today())
+    no_daily_preparation(monkeypatch)
+    store_daily(utc_today())
     yield live_server.url
     if store.configured():
         store.delete_all()

@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from tests.api.helpers import seahaven_deck_won_by_foundation_moves
+from tests.factories import seahaven_win_deck
 
 from .conftest import ROOT, need, run
 
@@ -39,7 +39,7 @@ def test_typescript_client_plays_to_finished_plays(haven, schema_file, tmp_path)
         work,
     )
     run(["npm", "run", "generate"], work, env={"HAVEN_SCHEMA": str(schema_file)})
-    deck = json.dumps(seahaven_deck_won_by_foundation_moves())
+    deck = json.dumps(seahaven_win_deck())
     (work / "src" / "config.ts").write_text(
         f"export const BASE_URL = {json.dumps(haven)};\n"
         'export const USERNAME = "ts_player";\n'

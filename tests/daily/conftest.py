@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games import daily
+from games.daily import search
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,7 +88,7 @@ class FakeSolver:
 @pytest.fixture
 def fake_solver(monkeypatch) -> FakeSolver:
     solver = FakeSolver()
-    monkeypatch.setattr(daily, "_solve", solver)
+    monkeypatch.setattr(search, "_solve", solver)
     return solver
 
 

@@ -13,12 +13,12 @@ import json
 import time
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
-from games import daily, engine, services, tasks
+from games import daily, engine
+from games.daily import tasks, utc_today
 from games.models import Deal, Source
+from tests.factories import client_for, make_user
 
 from .conftest import wait_for
 
@@ -32,10 +32,7 @@ def _generous_throttles(settings):
 
 
 def _client(username: str) -> APIClient:
-    user = get_user_model().objects.create_user(username=username, password="correct-horse-42")
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {RefreshToken.for_user(user).access_token}")
-    return client
+    return client_for(make_user(username))
 
 
 def _deck_leaks(body: bytes, deck: list[str]) -> bool:
@@ -58,7 +55,7 @@ def test_on_demand_with_no_worker_is_bounded_and_stored(settings):
     assert response.status_code == 200, response.content
     assert elapsed < 3.0 + 4.0, elapsed  # the budget plus the final solve's and DB slack
     body = response.json()
-    today = services.utc_today()
+    today = utc_today()
     assert body["date"] == today.isoformat()
     assert set(body["deals"]) == set(engine.PRESETS)
     for preset, deal in body["deals"].items():
@@ -84,7 +81,7 @@ def test_on_demand_with_no_worker_is_bounded_and_stored(settings):
 
 def test_future_and_current_decks_appear_in_no_response(settings):
     settings.SOLVER_BUDGET_SECONDS = 2.0
-    today = services.utc_today()
+    today = utc_today()
     tomorrow = today + dt.timedelta(days=1)
     daily.get_or_prepare_day(tomorrow, time_budget=3.0)  # as the workers would, days ahead
     secret = [
@@ -132,7 +129,7 @@ def test_future_and_current_decks_appear_in_no_response(settings):
 def test_a_past_day_shows_decks_and_par_solutions_that_win(workers):
     """A worker prepared yesterday; now that it is over, the API shows each deck and par
     solution, and every solution replays through the engine to a win."""
-    yesterday = services.utc_today() - dt.timedelta(days=1)
+    yesterday = utc_today() - dt.timedelta(days=1)
     workers.start("w1", HAVEN_TEST_MAX_ATTEMPTS="2")
     tasks.prepare_daily.apply_async((yesterday.isoformat(),), queue=workers.queue).get(timeout=60)
     wait_for(

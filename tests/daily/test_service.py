@@ -15,6 +15,7 @@ import pytest
 from django.db import connection
 
 from games import daily, engine
+from games.daily import search, service
 from games.models import Deal, Source
 
 DAY = dt.date(2026, 12, 24)
@@ -37,7 +38,7 @@ def test_prepare_deal_stores_the_first_winnable_candidate(db, fake_solver, setti
     assert fake_solver.decks("seahaven", "screen") == candidates
     assert fake_solver.decks("seahaven", "full") == candidates[2:]
     screen = [c for c in fake_solver.calls if c["stage"] == "screen"]
-    assert {c["node_budget"] for c in screen} == {daily.DEFAULT_SCREEN_NODES}
+    assert {c["node_budget"] for c in screen} == {50_000}  # DAILY_SCREEN_NODES
     full = [c for c in fake_solver.calls if c["stage"] == "full"]
     assert {c["node_budget"] for c in full} == {2_000_000}
 
@@ -73,11 +74,11 @@ def test_a_solver_crash_skips_the_candidate(db, fake_solver, caplog):
             raise RecursionError("maximum recursion depth exceeded")
         return fake_solver(rules, deck, *args)
 
-    daily._solve, saved = crash_once, daily._solve
+    search._solve, saved = crash_once, search._solve
     try:
         deal = daily.prepare_deal(DAY, "seahaven")
     finally:
-        daily._solve = saved
+        search._solve = saved
     assert deal.verdict == "winnable"
     assert deal.attempts[0]["verdict"] == "error"
     assert "RecursionError" in deal.attempts[0]["error"]
@@ -95,9 +96,9 @@ def test_prepare_deal_is_idempotent(db, fake_solver):
 
 def test_an_insert_that_loses_the_race_returns_the_stored_row(db, fake_solver):
     winner = daily.prepare_deal(DAY, "seahaven")
-    fields = daily._search(DAY, "seahaven", None)
+    fields = search.search_day(DAY, "seahaven", None)
     fields["deck"] = list(reversed(fields["deck"]))
-    deal, created = daily._store(fields)  # the unique constraint decides, not a check
+    deal, created = service._store(fields)  # the unique constraint decides, not a check
     assert not created and deal.pk == winner.pk and deal.deck == winner.deck
 
 
@@ -107,7 +108,7 @@ def test_a_solver_that_always_fails_stores_nothing(db, settings, monkeypatch):
     def broken(*args):
         raise ImportError("no solver")
 
-    monkeypatch.setattr(daily, "_solve", broken)
+    monkeypatch.setattr(search, "_solve", broken)
     with pytest.raises(daily.SolverFailed):
         daily.prepare_deal(DAY, "seahaven")
     assert not Deal.objects.filter(date=DAY).exists()

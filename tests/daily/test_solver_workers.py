@@ -10,7 +10,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 import games.solver
 from config import settings as config_settings
-from games import daily, engine
+from games import engine
+from games.daily import search
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -24,7 +25,7 @@ def test_daily_candidates_are_solved_with_the_configured_workers(settings, monke
 
     monkeypatch.setattr(games.solver, "solve", fake_solve)
     rules = engine.get_rules("seahaven")
-    assert daily._solve(rules, engine.deck_from_seed(1), 10.0, 1000, True) == "result"
+    assert search._solve(rules, engine.deck_from_seed(1), 10.0, 1000, True) == "result"
     assert seen == {"time_budget": 10.0, "node_budget": 1000, "shorten": True, "workers": workers}
 
 
@@ -60,7 +61,7 @@ def test_solver_python_solves_in_a_worker_process(settings, tmp_path, monkeypatc
 
     monkeypatch.setattr(games.solver, "solve", not_here)
     rules = engine.get_rules("seahaven")
-    result = daily._solve(rules, engine.deck_from_seed(1), None, 3000, True)
+    result = search._solve(rules, engine.deck_from_seed(1), None, 3000, True)
     assert isinstance(result, games.solver.SolveResult) and result.verdict == "winnable"
     state, _, error = engine.replay(rules, engine.deck_from_seed(1), result.moves)
     assert error is None and engine.status(state) == "won"
@@ -69,7 +70,7 @@ def test_solver_python_solves_in_a_worker_process(settings, tmp_path, monkeypatc
 def test_a_broken_solver_python_falls_back_to_this_process(settings, caplog):
     settings.SOLVER_PYTHON = "no-such-python-here"
     rules = engine.get_rules("seahaven")
-    with caplog.at_level(logging.ERROR, logger="games.daily"):
-        result = daily._solve(rules, engine.deck_from_seed(1), 10.0, 3000, False)
+    with caplog.at_level(logging.ERROR, logger="games.daily.search"):
+        result = search._solve(rules, engine.deck_from_seed(1), 10.0, 3000, False)
     assert result.verdict == "winnable"
     assert "SOLVER_PYTHON=no-such-python-here failed" in caplog.text

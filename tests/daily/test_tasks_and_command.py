@@ -8,7 +8,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import engine, tasks
+from games import engine
+from games.daily import tasks, utc_today
 from games.models import Deal, Source
 
 DAY = dt.date(2026, 12, 24)
@@ -54,7 +55,7 @@ def test_prepare_daily_preset_says_when_nothing_was_winnable(db, fake_solver, se
 
 def test_prepare_upcoming_days_covers_today_and_the_days_ahead(db, fake_solver, settings):
     settings.DAILY_DAYS_AHEAD = 2
-    today = tasks.utc_today()
+    today = utc_today()
     call_command("prepare_daily", "--date", today.isoformat(), "--preset", "seahaven",
                  stderr=StringIO(), stdout=StringIO())  # fmt: skip
     queued = tasks.prepare_upcoming_days.delay().get()
@@ -84,7 +85,7 @@ def test_command_prepares_days_and_presets_with_a_progress_bar(db, fake_solver):
 
 def test_command_defaults_to_today_all_presets(db, fake_solver):
     call_command("prepare_daily", stdout=StringIO(), stderr=StringIO())
-    assert _stored(tasks.utc_today()) == sorted(engine.PRESETS)
+    assert _stored(utc_today()) == sorted(engine.PRESETS)
 
 
 def test_command_warns_about_days_without_a_winnable_deal(db, fake_solver, settings):

@@ -15,7 +15,8 @@ import time
 import pytest
 from django.db import connection
 
-from games import daily, engine, tasks
+from games import daily, engine
+from games.daily import tasks
 from games.models import Deal, Source
 
 from .conftest import wait_for

@@ -25,7 +25,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 from config.celery import app  # noqa: E402
-from games import daily  # noqa: E402
+from games.daily import search  # noqa: E402
 
 queue = os.environ["HAVEN_TEST_QUEUE"]
 app.conf.task_default_queue = queue
@@ -45,10 +45,10 @@ if os.environ.get("HAVEN_TEST_LOCK_RETRY"):
 
 _delay = float(os.environ.get("HAVEN_TEST_SOLVE_DELAY", "0"))
 if _delay:
-    _real_solve = daily._solve
+    _real_solve = search._solve
 
     def _slow_solve(*args, **kwargs):
         time.sleep(_delay)
         return _real_solve(*args, **kwargs)
 
-    daily._solve = _slow_solve
+    search._solve = _slow_solve

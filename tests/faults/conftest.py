@@ -14,8 +14,9 @@ import shutil
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engine, services
-from games.models import Deal, Source
+from games.daily import utc_today
+from games.models import Deal
+from tests.factories import store_daily
 
 from .servers import Gunicorn, RedisServer, database_url, server_env
 
@@ -48,20 +49,7 @@ def web(transactional_db, own_redis):
 @pytest.fixture
 def today_deals(transactional_db) -> dict[str, Deal]:
     """One made-up daily deal per preset for today (the solver stays out of the tests)."""
-    day = services.utc_today()
-    deals = {}
-    for n, preset in enumerate(engine.PRESETS):
-        deck = engine.format_deck(engine.deck_from_seed(4000 + n))
-        deals[preset] = Deal.objects.create(
-            preset=preset,
-            source=Source.DAILY,
-            date=day,
-            deck=deck,
-            verdict="winnable",
-            par=80 + n,
-            solution=[{"type": "deal"}],
-        )
-    return deals
+    return store_daily(utc_today(), seed_base=4000)
 
 
 @pytest.fixture

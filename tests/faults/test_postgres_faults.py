@@ -16,7 +16,8 @@ import pytest
 import requests
 from django.db import connection
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 from leaderboard import catchup
 
 from .players import (
@@ -64,7 +65,7 @@ def terminate_backends(
 def test_backends_terminated_mid_burst(web, own_redis, today_deals, make_users, settings):
     tally = Tally("PostgreSQL backends terminated (pg_terminate_backend every 0.2 s for 4 s)")
     players = [Player([web.base], user, tally) for user in make_users(PLAYERS)]
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
     stop_killing, errors, killed = threading.Event(), [], [0]
 
     def life(player: Player) -> None:

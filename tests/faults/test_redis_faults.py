@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 
 from .players import Player, Tally, lost_writes, scoring_problems, wait_boards_equal
 from .servers import RedisServer, wait_until
@@ -41,7 +42,7 @@ def play_through_fault(
 ) -> tuple[Tally, list[Player]]:
     tally = Tally(name)
     players = [Player([web.base], user, tally) for user in users]
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
     fault_on, stop = threading.Event(), threading.Event()
     errors: list[str] = []
 

@@ -17,7 +17,8 @@ import pytest
 import yaml
 from celery import Celery
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 
 from .players import (
     Player,
@@ -54,7 +55,7 @@ def test_two_web_servers_and_two_workers_lose_nothing(
         wait_until(lambda: len(celery.control.ping(timeout=1.0)) >= 1, 60, step=0.5, what="workers")
         tally = Tally(f"topology: {PLAYERS} players, a web server and a Celery worker killed")
         players = [Player([w.base for w in webs], user, tally) for user in users]
-        today = services.utc_today().isoformat()
+        today = utc_today().isoformat()
         errors: list[str] = []
         finished_count = [0]
 

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from games import engine, services
+from games import engine
+from games.daily import utc_today
 from leaderboard import catchup
 
 from .players import Player, Tally, lost_writes, scoring_problems, wait_boards_equal
@@ -26,7 +27,7 @@ KILLS = 3
 def test_gunicorn_worker_killed_mid_burst(web, own_redis, today_deals, make_users, settings):
     tally = Tally(f"gunicorn worker killed (SIGKILL) {KILLS} times mid-burst")
     players = [Player([web.base], user, tally) for user in make_users(PLAYERS)]
-    today = services.utc_today().isoformat()
+    today = utc_today().isoformat()
     errors, killed = [], []
 
     def life(player: Player) -> None:

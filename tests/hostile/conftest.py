@@ -9,10 +9,9 @@ import os
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from tests.factories import HIGH_RATES, client_for, make_user, no_daily_preparation
 
 from . import tally
-from .helpers import HIGH_RATES, client_for, make_user
 
 
 @pytest.fixture(autouse=True)
@@ -22,7 +21,7 @@ def _generous_throttles(settings):
 
 @pytest.fixture(autouse=True)
 def _no_daily_preparation(monkeypatch):
-    monkeypatch.setattr(services, "_prepare_day", lambda day: None)
+    no_daily_preparation(monkeypatch)
 
 
 @pytest.fixture

@@ -29,8 +29,8 @@ from schemathesis.checks import load_all_checks
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from config.wsgi import application
+from tests.factories import make_user
 
-from .helpers import make_user
 from .tally import record
 
 MAX_EXAMPLES = int(os.environ.get("HOSTILE_EXPLORE") or 20)  # ~1 min on a loaded 2-core machine

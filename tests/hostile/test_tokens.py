@@ -14,7 +14,8 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from .helpers import make_user
+from tests.factories import make_user
+
 from .tally import check
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from lb_helpers import HIGH_RATES
 
-from games import services as game_services
 from leaderboard import store
+from tests.factories import HIGH_RATES, no_daily_preparation
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +33,7 @@ def _leaderboard_settings(settings):
 @pytest.fixture(autouse=True)
 def _no_daily_preparation(monkeypatch):
     """The tests store their own daily deals; the solver stays out."""
-    monkeypatch.setattr(game_services, "_prepare_day", lambda day: None)
+    no_daily_preparation(monkeypatch)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from games import engine
-from games.daily import DealLocked, prepare
+from games.daily import DealLocked, prepare, utc_today
 
 
 class Command(BaseCommand):
@@ -91,7 +91,7 @@ class Command(BaseCommand):
     @staticmethod
     def _first_day(text: str | None) -> dt.date:
         if text is None:
-            return dt.datetime.now(dt.UTC).date()
+            return utc_today()
         try:
             return dt.date.fromisoformat(text)
         except ValueError:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from leaderboard import boards, rebuilding, services, store
+from games import daily
+from leaderboard import boards, freezing, rebuilding, scores, store
 from leaderboard.models import Score
 
 
@@ -26,9 +27,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, rescore=False, freeze=False, clear=False, **options):
         if rescore:
-            self.stdout.write(f"scored {services.rescore_missing()} play(s)")
+            self.stdout.write(f"scored {scores.rescore_missing()} play(s)")
         if freeze:
-            today = services.utc_today()
+            today = daily.utc_today()
             days = (
                 Score.objects.filter(date__lt=today)
                 .order_by()
@@ -36,7 +37,7 @@ class Command(BaseCommand):
                 .distinct()
             )
             for board, day in tqdm(list(days), desc="freeze", unit="board"):
-                boards.freeze(boards.BoardRef.daily(board, day))
+                freezing.freeze(boards.BoardRef.daily(board, day))
         if not store.configured():
             raise CommandError("REDIS_URL is not set: there are no Redis boards to rebuild")
         try:

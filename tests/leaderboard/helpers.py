@@ -1,35 +1,19 @@
-"""Helpers of the leaderboard tests: players, hand-made ranked results, API plays."""
+"""Helpers of the leaderboard tests: hand-made ranked results, API plays (players and their
+clients: ``tests.factories``)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import uuid
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 from games import engine
 from games.models import Deal, Play, PlayStatus, Source
-from leaderboard import services
+from leaderboard import scores
 
-HIGH_RATES = {"plays": "100000/min", "moves": "100000/min", "auth": "100000/min"}
 DAY = dt.date(2026, 11, 26)
-_names = itertools.count()
-
-
-def make_user(username: str | None = None):
-    name = username or f"lbplayer{next(_names)}"
-    return get_user_model().objects.create_user(username=name, password="correct-horse-42")
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    token = RefreshToken.for_user(user).access_token
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
 
 
 def at(day: dt.date, hours: float) -> dt.datetime:
@@ -90,23 +74,7 @@ def ranked_play(
 
 def record(player, **figures: Any):
     """A ranked result recorded as the ``play_finished`` receiver records it."""
-    return services.record_play(ranked_play(player, **figures))
-
-
-def seahaven_win_deck() -> list[str]:
-    """A Seahaven deck won by 52 foundation moves: move k takes the top of column k mod 10
-    (then cells c1 and c2)."""
-    order = [rank + suit for suit in "SHDC" for rank in "A23456789TJQK"]
-    deck = [""] * 52
-    for row in range(5):
-        for col in range(10):
-            deck[row * 10 + col] = order[col + (4 - row) * 10]
-    deck[50], deck[51] = order[50], order[51]
-    return deck
-
-
-def foundation_source(k: int) -> str:
-    return f"t{k % 10}" if k < 50 else ("c1" if k == 50 else "c2")
+    return scores.record_play(ranked_play(player, **figures))
 
 
 def post_move(client: APIClient, play: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:

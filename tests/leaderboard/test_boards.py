@@ -11,11 +11,14 @@ from dataclasses import dataclass
 import pytest
 from django.db import IntegrityError
 from django.utils import timezone
-from lb_helpers import DAY, at, make_user, ranked_play, record, via_redis
 
-from leaderboard import boards, services, store
+from games.daily import utc_today
+from leaderboard import boards, freezing, groups, scores, store
 from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score, Total
+from tests.factories import make_user
+
+from .helpers import DAY, at, ranked_play, record, via_redis
 
 BOARD = BoardRef.daily("easthaven", DAY)
 
@@ -177,10 +180,10 @@ def test_around_me_at_top_middle_and_bottom(django_capture_on_commit_callbacks, 
 @pytest.mark.django_db
 def test_group_boards_rank_only_members(django_capture_on_commit_callbacks):
     players = _around_cases(django_capture_on_commit_callbacks)
-    group = services.create_group(players[7], "friends")
+    group = groups.create_group(players[7], "friends")
     for p in (players[2], players[9]):
-        services.join_group(p, group.code)
-    members = services.member_ids(group)
+        groups.join_group(p, group.code)
+    members = groups.member_ids(group)
     result = boards.read(BOARD, "first", 10, players=members)
     assert result.source == "postgres"
     assert [(e["rank"], e["username"]) for e in result.entries] == [
@@ -233,8 +236,8 @@ def test_one_ranked_result_per_play_and_per_day(django_capture_on_commit_callbac
     player = make_user()
     play = ranked_play(player, won=True, moves=70)
     with django_capture_on_commit_callbacks(execute=True):
-        first = services.record_play(play)
-        again = services.record_play(play)
+        first = scores.record_play(play)
+        again = scores.record_play(play)
     assert first.pk == again.pk
     assert Score.objects.filter(player=player).count() == 1
     total = Total.objects.get(player=player, period="all")
@@ -248,9 +251,9 @@ def test_practice_and_unfinished_plays_get_no_score():
     player = make_user()
     play = ranked_play(player, won=True)
     play.ranked = False
-    assert services.record_play(play) is None
+    assert scores.record_play(play) is None
     play.ranked, play.status = True, "playing"
-    assert services.record_play(play) is None
+    assert scores.record_play(play) is None
     assert not Score.objects.exists()
 
 
@@ -267,7 +270,7 @@ def test_options_make_their_own_board(django_capture_on_commit_callbacks):
 @pytest.mark.django_db
 def test_freezing_stores_ranks_and_late_results_refreeze(django_capture_on_commit_callbacks):
     record_all(ORDERED[:5], django_capture_on_commit_callbacks)
-    boards.ensure_frozen(BOARD, DAY + dt.timedelta(days=1))
+    freezing.ensure_frozen(BOARD, DAY + dt.timedelta(days=1))
     assert FrozenDay.objects.get(board="easthaven", date=DAY).entries == 5
     ranks = dict(Score.objects.values_list("player__username", "rank"))
     assert ranks == {name: i + 1 for i, (name, _) in enumerate(ORDERED[:5])}
@@ -313,7 +316,7 @@ def test_weekly_and_all_time_totals(django_capture_on_commit_callbacks, no_redis
 @pytest.mark.django_db
 @pytest.mark.redis
 def test_redis_keeps_only_live_boards(django_capture_on_commit_callbacks):
-    today = services.utc_today()
+    today = utc_today()
     live = BoardRef.daily("easthaven", today)
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user("live"), won=True, day=today, finished_at=timezone.now())
@@ -323,7 +326,7 @@ def test_redis_keeps_only_live_boards(django_capture_on_commit_callbacks):
     assert 24 * 3600 <= ttl <= 2 * 24 * 3600  # until two days after today's midnight
     assert store.client().ttl(BoardRef.all_time("easthaven").redis_key) == -1  # never
     # A past day, once frozen, is read from its stored ranks, not from Redis.
-    boards.ensure_frozen(BOARD, today)
+    freezing.ensure_frozen(BOARD, today)
     result = boards.read(BOARD, "first", 5)
     assert result.source == "postgres"
     assert [e["username"] for e in result.entries] == ["past"]

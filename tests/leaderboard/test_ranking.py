@@ -9,15 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from leaderboard import ranking
-from leaderboard.ranking import Result
-from leaderboard.services import streaks
+from leaderboard.profiles import streaks
+from leaderboard.ranking import DailyResult
 
 DAY = dt.date(2026, 11, 29)
 
 
 def res(won=False, cards=0, moves=100, seconds=300.0, hours=12.0, day=DAY):
     finished = dt.datetime.combine(day, dt.time.min, tzinfo=dt.UTC) + dt.timedelta(hours=hours)
-    return Result(won, 52 if won else cards, moves, seconds, finished, day)
+    return DailyResult(won, 52 if won else cards, moves, seconds, finished, day)
 
 
 def key(**kw):
@@ -104,7 +104,7 @@ results = st.builds(
 )
 
 
-def reference_order(r: Result) -> tuple:
+def reference_order(r: DailyResult) -> tuple:
     """The documented order (with its documented saturation), independent of the bit layout."""
     offset = (
         r.finished_at - dt.datetime.combine(r.day, dt.time.min, tzinfo=dt.UTC)

@@ -6,17 +6,19 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from lb_helpers import make_user, ranked_play, record
 
-from games import services as game_services
-from leaderboard import boards, catchup, ranking, rebuilding, services, store
+from games.daily import utc_today
+from leaderboard import boards, catchup, ranking, rebuilding, scores, store
 from leaderboard.models import PendingPush, Score
+from tests.factories import make_user
+
+from .helpers import ranked_play, record
 
 pytestmark = pytest.mark.django_db
 
 
 def today() -> dt.date:
-    return game_services.utc_today()
+    return utc_today()
 
 
 def test_a_ranked_play_without_its_score_is_scored_once(no_redis):
@@ -30,7 +32,7 @@ def test_a_ranked_play_without_its_score_is_scored_once(no_redis):
 def test_plays_older_than_the_window_are_left_to_the_command(no_redis):
     ranked_play(make_user(), day=today() - dt.timedelta(days=5))
     assert catchup.catch_up() == (0, 0)
-    assert services.rescore_missing() == 1
+    assert scores.rescore_missing() == 1
 
 
 def test_without_redis_no_outbox_is_kept(no_redis, django_capture_on_commit_callbacks):

@@ -7,11 +7,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from lb_helpers import DAY, make_user, ranked_play, record, via_redis
 
 from leaderboard import boards, store, tasks
 from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score
+from tests.factories import make_user
+
+from .helpers import DAY, ranked_play, record, via_redis
 
 TODAY_BOARD = BoardRef.all_time("easthaven")
 
@@ -53,5 +55,5 @@ def test_freeze_tasks(django_capture_on_commit_callbacks, monkeypatch):
         record(make_user(), cards=3)
     assert tasks.freeze_day.delay(DAY.isoformat()).get() == 1
     assert sorted(Score.objects.values_list("rank", flat=True)) == [1, 2]
-    monkeypatch.setattr("leaderboard.services.utc_today", lambda: DAY + dt.timedelta(days=1))
+    monkeypatch.setattr("games.daily.utc_today", lambda: DAY + dt.timedelta(days=1))
     assert tasks.freeze_yesterday.delay().get() == 1

@@ -1,4 +1,4 @@
-"""Celery tasks that prepare the daily deals ahead of time (the service is ``games.daily``).
+"""Celery tasks that prepare the daily deals ahead of time (the service is :mod:`.service`).
 
 Beat runs :func:`prepare_upcoming_days` hourly (``CELERY_BEAT_SCHEDULE``); it queues one
 :func:`prepare_daily_preset` per missing (day, preset) of today and the next
@@ -16,10 +16,16 @@ No work is lost:
   the copy finds the lock held, retries later and then finds the deal stored.
 * If the solver fails on every candidate (``SolverFailed``) nothing is stored and the task
   fails; the next hourly beat queues the (day, preset) again.
-* Database and broker hiccups are retried with exponential backoff and jitter.
-* A (day, preset) being solved by another worker is not solved again: the task waits briefly
-  for the lock, then retries later (the other worker will usually have stored it by then).
+* Database and broker hiccups are retried with exponential backoff and jitter
+  (``games.task_policy.RELIABLE``).
+* A (day, preset) being solved by another worker is not solved again: the task waits
+  ``DAILY_LOCK_WAIT_SECONDS`` for the lock, then retries after
+  ``DAILY_LOCK_RETRY_SECONDS``, doubling (the other worker will usually have stored it by
+  then).
 * Re-running is harmless: a stored deal is returned as is (unique (date, preset) row).
+
+The task names keep their first home, ``games.tasks.*``: the beat schedule and messages
+already queued refer to them by name.  ``CELERY_IMPORTS`` registers this module in workers.
 """
 
 from __future__ import annotations
@@ -30,44 +36,22 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
-from kombu.exceptions import OperationalError as BrokerError
 
-from . import engine
-from .daily import DealLocked, prepare
-from .models import Deal, Source
+from games import engine
+from games.task_policy import RELIABLE
+
+from .clock import utc_today
+from .locking import DealLocked
+from .selectors import missing_presets
+from .service import prepare
 
 log = logging.getLogger(__name__)
-
-#: How long a task waits for another worker's lock before retrying later.
-LOCK_WAIT_SECONDS = 5.0
-#: First delay before retrying a (day, preset) another worker holds; doubles on each retry.
-LOCK_RETRY_SECONDS = 30.0
-RETRYABLE = (OperationalError, InterfaceError, BrokerError, ConnectionError, TimeoutError)
-#: Every task here must survive a lost worker or a passing outage: acknowledged only once
-#: done, retried with jittered exponential backoff on database and broker errors.
-RELIABLE = {
-    "acks_late": True,
-    "autoretry_for": RETRYABLE,
-    "retry_backoff": 5,
-    "retry_backoff_max": 600,
-    "retry_jitter": True,
-    "max_retries": 20,
-}
-
-
-def lock_wait_seconds() -> float:
-    return float(getattr(settings, "DAILY_LOCK_WAIT_SECONDS", LOCK_WAIT_SECONDS))
 
 
 def _day(date_iso: str) -> dt.date:
     if isinstance(date_iso, dt.date):
         return date_iso
     return dt.date.fromisoformat(date_iso)
-
-
-def utc_today() -> dt.date:
-    return dt.datetime.now(dt.UTC).date()
 
 
 @shared_task(
@@ -81,12 +65,11 @@ def prepare_daily_preset(self: Any, date_iso: str, preset: str) -> dict[str, Any
     day = _day(date_iso)
     engine.get_rules(preset)  # an unknown preset is a bug in the caller: fail, no retry
     try:
-        deal, created = prepare(day, preset, lock_timeout=lock_wait_seconds())
+        deal, created = prepare(day, preset, lock_timeout=settings.DAILY_LOCK_WAIT_SECONDS)
     except DealLocked as busy:
         # Someone is solving it right now; come back later and find it stored (or take over
         # if that worker died: its lock went with its database session).
-        base = float(getattr(settings, "DAILY_LOCK_RETRY_SECONDS", LOCK_RETRY_SECONDS))
-        countdown = min(base * 2**self.request.retries, 600)
+        countdown = min(settings.DAILY_LOCK_RETRY_SECONDS * 2**self.request.retries, 600)
         raise self.retry(exc=busy, countdown=countdown, max_retries=50) from busy
     return {
         "date": day.isoformat(),
@@ -103,7 +86,7 @@ def prepare_daily_preset(self: Any, date_iso: str, preset: str) -> dict[str, Any
 def prepare_daily(date_iso: str) -> list[str]:
     """Queue one :func:`prepare_daily_preset` per preset of the day not stored yet."""
     day = _day(date_iso)
-    queued = _missing_presets(day)
+    queued = missing_presets(day)
     for preset in queued:
         prepare_daily_preset.delay(day.isoformat(), preset)
     return queued
@@ -116,16 +99,9 @@ def prepare_upcoming_days() -> dict[str, list[str]]:
     queued: dict[str, list[str]] = {}
     for offset in range(settings.DAILY_DAYS_AHEAD + 1):
         day = today + dt.timedelta(days=offset)
-        presets = _missing_presets(day)
+        presets = missing_presets(day)
         for preset in presets:
             prepare_daily_preset.delay(day.isoformat(), preset)
         if presets:
             queued[day.isoformat()] = presets
     return queued
-
-
-def _missing_presets(day: dt.date) -> list[str]:
-    stored = set(
-        Deal.objects.filter(source=Source.DAILY, date=day).values_list("preset", flat=True)
-    )
-    return [preset for preset in engine.PRESETS if preset not in stored]

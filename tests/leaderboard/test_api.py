@@ -7,23 +7,14 @@ import datetime as dt
 import json
 
 import pytest
-from lb_helpers import (
-    DAY,
-    at,
-    client_for,
-    foundation_source,
-    make_user,
-    post_move,
-    record,
-    seahaven_win_deck,
-    via_redis,
-)
 from rest_framework.test import APIClient
 
-from games import services as game_services
+from games.daily import utc_today
 from games.models import Deal, Source
-from leaderboard import services
 from leaderboard.models import Score
+from tests.factories import client_for, foundation_source, make_user, seahaven_win_deck
+
+from .helpers import DAY, at, post_move, record, via_redis
 
 PROBLEM_KEYS = {"type", "title", "status", "detail", "code"}
 BASE = "/api/v1/leaderboards"
@@ -225,7 +216,7 @@ def test_profile_and_streaks_across_utc_midnight(django_capture_on_commit_callba
     client = client_for(me)
 
     def profile_at(today):
-        monkeypatch.setattr(services, "utc_today", lambda: today)
+        monkeypatch.setattr("games.daily.utc_today", lambda: today)
         return client.get("/api/v1/players/me").json()
 
     body = profile_at(d + dt.timedelta(days=2))
@@ -297,7 +288,7 @@ def _play_daily(client, today, script):
 def test_end_to_end_daily_through_the_api(settings, path):
     if path == "postgres":
         settings.REDIS_URL = ""
-    today = game_services.utc_today()
+    today = utc_today()
     Deal.objects.create(
         preset="seahaven",
         source=Source.DAILY,

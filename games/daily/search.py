@@ -1,21 +1,8 @@
-"""The daily deals: one per preset and UTC day, the same for everyone, solved before the day.
+"""The search for a day's deal: candidates tried in order until one is ``winnable``.
 
-Where a day's deals come from
------------------------------
-Candidate ``n`` (0, 1, 2 …) of a (day, preset) is the engine's seeded deck of
-
-    digest = HMAC-SHA256(key=DAILY_SECRET, msg="haven-daily:v1:<YYYY-MM-DD>:<preset>:<n>")
-    seed = int.from_bytes(digest[:8], "big") >> 1
-
-(:func:`candidate_seed`, :func:`candidate_deck`; ``>> 1`` keeps the seed in the engine's
-0 … 2**63 − 1).  Without the secret nobody can predict a future deal; with the same secret
-the same candidates come out forever (``deck_from_seed`` is version-stable).
-
-The search
-----------
-Candidates are tried in order until one is ``winnable``; that one is stored with its par
-(the length of the solution found), the solution and the rejected candidates with their
-verdicts (``Deal.attempts``, each with the pass that judged it).
+That one is stored with its par (the length of the solution found), the solution and the
+rejected candidates with their verdicts (``Deal.attempts``, each with the pass that judged
+it).
 
 1. **Screening**: each candidate gets ``DAILY_SCREEN_NODES`` (50 000) solver positions, no
    shortening, capped by ``SOLVER_BUDGET_SECONDS``.  Easthaven candidates are mostly
@@ -41,32 +28,6 @@ verdicts (``Deal.attempts``, each with the pass that judged it).
    ``error`` and skipped; if it raised on every candidate, nothing is stored
    (:class:`SolverFailed`: a broken deploy must not fill days with undecided deals).
 
-Exactly once, even with many workers
-------------------------------------
-* The database decides: ``Deal`` has a unique (date, preset) constraint for daily deals and
-  :func:`_store` inserts inside a transaction and, on ``IntegrityError``, returns the row
-  that won.  There is no check-then-insert race.
-* A lock keeps two processes from *solving* the same (day, preset) at once: a PostgreSQL
-  session-level advisory lock (``pg_try_advisory_lock`` on a 64-bit key derived from the
-  day and preset).  Chosen over a Redis lock because its lifetime is the holder's database
-  session: a worker that is SIGKILLed mid-solve loses its connection and the lock is gone at
-  once, with no TTL to guess (a solve may take 50 × the budget, a TTL shorter than that
-  would let a second solver in, a longer one would block redelivery after a crash); it
-  lives in the same database as the row it guards; and the web process's on-demand path
-  can take the same lock without Redis.  The lock is taken outside any long transaction,
-  so solving never holds a transaction open.  On SQLite (a bare development machine, one
-  process, eager Celery) a process-local lock stands in.
-
-On demand
----------
-:func:`get_or_prepare_day` is what the API calls: stored deals are returned at once; missing
-ones are prepared under the same lock, the whole call bounded by ``time_budget`` (default
-``DAILY_ON_DEMAND_SECONDS``, else ``SOLVER_BUDGET_SECONDS``) shared among the missing presets.
-When the time runs out the earliest undecided candidate is stored with verdict ``unknown``
-rather than making the request hang.  A preset whose lock a worker still holds when its
-share of the time is spent is left out of the answer (the worker will store it; the next
-request sees it).
-
 Par
 ---
 The par is the length of the winner's solution after shortening (cycles cut, shortcuts,
@@ -74,49 +35,29 @@ then branch and bound for shorter wins).  Branch and bound rarely finishes on a 
 so it used to run until its share of the budget (half of ``SOLVER_BUDGET_SECONDS``, 5 s)
 was spent: 30 of a day's 55 s.  A full solve now gets ``DAILY_PAR_SECONDS`` (default 0.5 s)
 of shortening; what that costs in par length is measured in ``bench/README.md`` ("Par").
-
-Optional settings (read with defaults here, none needed in ``config/settings.py``):
-``DAILY_MAX_ATTEMPTS`` (50), ``DAILY_SCREEN_NODES`` (50 000), ``DAILY_ON_DEMAND_SECONDS``
-(``SOLVER_BUDGET_SECONDS``), ``DAILY_PAR_SECONDS`` (0.5); the tasks add
-``DAILY_LOCK_WAIT_SECONDS`` and ``DAILY_LOCK_RETRY_SECONDS``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import logging
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
 
-from . import engine
-from .models import Deal, Source, Verdict
+from games import engine
+from games.models import Source, Verdict
+
+from .candidates import candidate_deck, candidate_seed
 
 log = logging.getLogger(__name__)
 
-CANDIDATE_VERSION = "v1"
-DEFAULT_MAX_ATTEMPTS = 50
 #: Below this many seconds left, an on-demand preparation stops solving and stores "unknown".
 MIN_SOLVE_SECONDS = 0.05
-#: Positions (solver nodes) a candidate gets in the screening pass.
-DEFAULT_SCREEN_NODES = 50_000
 #: Candidates proven unwinnable cheaply count for less: at most this many per attempt.
 CANDIDATES_PER_ATTEMPT = 20
-LOCK_POLL_SECONDS = 0.1
-#: Seconds of shortening for a winner's par (``DAILY_PAR_SECONDS``; module doc, "Par").
-DEFAULT_PAR_SECONDS = 0.5
-
-
-class DealLocked(Exception):
-    """Another process holds the (day, preset) lock and did not release it in time."""
 
 
 class SolverFailed(RuntimeError):
@@ -124,83 +65,20 @@ class SolverFailed(RuntimeError):
     not fill days with undecided deals); the task fails and the next beat tries again."""
 
 
-# --- Candidates ------------------------------------------------------------------------------
-
-
-def candidate_seed(day: dt.date, preset: str, attempt: int) -> int:
-    """The engine seed of candidate ``attempt`` of (``day``, ``preset``): see the module doc."""
-    engine.get_rules(preset)  # unknown presets are an error, not a silent candidate
-    if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
-        raise ValueError("attempt is an integer ≥ 0")
-    message = f"haven-daily:{CANDIDATE_VERSION}:{day.isoformat()}:{preset}:{attempt}"
-    digest = hmac.new(settings.DAILY_SECRET.encode(), message.encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def candidate_deck(day: dt.date, preset: str, attempt: int) -> tuple[int, ...]:
-    """Candidate deck ``attempt`` of (``day``, ``preset``), from the secret (module doc)."""
-    return engine.deck_from_seed(candidate_seed(day, preset, attempt))
-
-
 def max_attempts() -> int:
-    return int(getattr(settings, "DAILY_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS))
+    """The cap of the search, in candidates' worth of screening (module doc)."""
+    return int(settings.DAILY_MAX_ATTEMPTS)
 
 
-# --- The lock --------------------------------------------------------------------------------
+def par_seconds() -> float:
+    """Seconds the winner's solution gets for shortening into the par (module doc, "Par")."""
+    return float(settings.DAILY_PAR_SECONDS)
 
 
-def lock_key(day: dt.date, preset: str) -> int:
-    """A signed 64-bit advisory-lock key for (day, preset)."""
-    digest = hashlib.blake2b(
-        f"haven-daily-lock:{day.isoformat()}:{preset}".encode(), digest_size=8
-    ).digest()
-    return int.from_bytes(digest, "big", signed=True)
-
-
-_local_locks: dict[int, threading.Lock] = {}
-_local_locks_guard = threading.Lock()
-
-
-def _uses_postgres() -> bool:
-    return connection.vendor == "postgresql"
-
-
-@contextmanager
-def day_lock(day: dt.date, preset: str, timeout: float | None = None) -> Iterator[None]:
-    """Hold the (day, preset) lock; wait at most ``timeout`` seconds (None: as long as it
-    takes), then raise :class:`DealLocked`."""
-    key = lock_key(day, preset)
-    deadline = None if timeout is None else time.monotonic() + timeout
-    if _uses_postgres():
-        with connection.cursor() as cursor:
-            while True:
-                cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
-                if cursor.fetchone()[0]:
-                    break
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise DealLocked(f"daily {preset} {day} is being prepared elsewhere")
-                time.sleep(LOCK_POLL_SECONDS)
-        try:
-            yield
-        finally:
-            try:
-                with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
-            except Exception:  # the connection is gone, and the session's locks with it
-                log.warning("could not unlock daily %s %s", preset, day, exc_info=True)
-    else:
-        with _local_locks_guard:
-            lock = _local_locks.setdefault(key, threading.Lock())
-        wait = -1 if timeout is None else max(timeout, 0)
-        if not lock.acquire(timeout=wait):
-            raise DealLocked(f"daily {preset} {day} is being prepared elsewhere")
-        try:
-            yield
-        finally:
-            lock.release()
-
-
-# --- Solving ---------------------------------------------------------------------------------
+def screen_nodes() -> int:
+    """Positions a candidate gets in the screening pass (module doc)."""
+    nodes = int(settings.DAILY_SCREEN_NODES)
+    return min(nodes, settings.SOLVER_NODE_BUDGET or nodes)
 
 
 def _solve(
@@ -247,17 +125,6 @@ def _solve(
 #: variable rather than a parameter, so that ``_solve``'s signature (the seam the tests
 #: replace) stays as it is.
 _par_budget: ContextVar[float | None] = ContextVar("daily_par_budget", default=None)
-
-
-def par_seconds() -> float:
-    """Seconds the winner's solution gets for shortening into the par (module doc, "Par")."""
-    return float(getattr(settings, "DAILY_PAR_SECONDS", DEFAULT_PAR_SECONDS))
-
-
-def screen_nodes() -> int:
-    """Positions a candidate gets in the screening pass (module doc, "The search")."""
-    nodes = int(getattr(settings, "DAILY_SCREEN_NODES", DEFAULT_SCREEN_NODES))
-    return min(nodes, settings.SOLVER_NODE_BUDGET or nodes)
 
 
 class _Search:
@@ -328,8 +195,8 @@ class _Search:
         )  # fmt: skip
 
 
-def _search(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]:
-    """Find the day's deal: the fields of the Deal to store (module doc, "The search").
+def search_day(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]:
+    """Find the day's deal: the fields of the Deal to store (module doc).
 
     ``deadline`` (a ``time.monotonic()`` value) bounds the whole search (on demand);
     None: the workers' way, every solve gets the full budget and the cap is the only limit.
@@ -417,99 +284,3 @@ def _fields(
         "solver_nodes": nodes,
         "solver_seconds": seconds,
     }
-
-
-# --- Storing ---------------------------------------------------------------------------------
-
-
-def stored_deal(day: dt.date, preset: str) -> Deal | None:
-    return Deal.objects.filter(source=Source.DAILY, date=day, preset=preset).first()
-
-
-def _store(fields: dict[str, Any]) -> tuple[Deal, bool]:
-    """Insert the deal; if (date, preset) is already there, the stored row wins."""
-    try:
-        with transaction.atomic():
-            return Deal.objects.create(**fields), True
-    except IntegrityError:
-        existing = stored_deal(fields["date"], fields["preset"])
-        if existing is None:  # some other integrity problem
-            raise
-        return existing, False
-
-
-def prepare(
-    day: dt.date,
-    preset: str,
-    *,
-    time_budget: float | None = None,
-    lock_timeout: float | None = None,
-) -> tuple[Deal, bool]:
-    """:func:`prepare_deal`, also saying whether this call created the row."""
-    engine.get_rules(preset)
-    deal = stored_deal(day, preset)
-    if deal is not None:
-        return deal, False
-    start = time.monotonic()
-    with day_lock(day, preset, timeout=lock_timeout):
-        deal = stored_deal(day, preset)  # whoever held the lock may have stored it
-        if deal is not None:
-            return deal, False
-        deadline = None if time_budget is None else start + time_budget
-        fields = _search(day, preset, deadline)
-        deal, created = _store(fields)
-    if created:
-        log.info(
-            "daily %s %s prepared: %s, par %s, %d rejected",
-            preset,
-            day,
-            deal.verdict,
-            deal.par,
-            len(deal.attempts),
-        )
-    return deal, created
-
-
-def prepare_deal(
-    day: dt.date,
-    preset: str,
-    *,
-    time_budget: float | None = None,
-    lock_timeout: float | None = None,
-) -> Deal:
-    """The daily deal of (``day``, ``preset``), solved and stored if missing. Idempotent.
-
-    ``time_budget`` None: the workers' way (each candidate gets the full solver budget, up
-    to the cap); a number bounds the whole call and stores ``unknown`` when it runs out.
-    ``lock_timeout``: how long to wait for a process preparing the same deal
-    (None: as long as it takes), then :class:`DealLocked`.
-    """
-    return prepare(day, preset, time_budget=time_budget, lock_timeout=lock_timeout)[0]
-
-
-def on_demand_budget() -> float:
-    return float(
-        getattr(settings, "DAILY_ON_DEMAND_SECONDS", None) or settings.SOLVER_BUDGET_SECONDS
-    )
-
-
-def get_or_prepare_day(day: dt.date, time_budget: float | None = None) -> list[Deal]:
-    """The daily deals of ``day`` in ``PRESETS`` order, missing ones prepared on demand.
-
-    Bounded: the whole call takes about ``time_budget`` seconds at most (default
-    :func:`on_demand_budget`), shared among the missing presets; see the module doc.
-    """
-    stored = {deal.preset: deal for deal in Deal.objects.filter(source=Source.DAILY, date=day)}
-    missing = [preset for preset in engine.PRESETS if preset not in stored]
-    if missing:
-        budget = on_demand_budget() if time_budget is None else time_budget
-        deadline = time.monotonic() + budget
-        for index, preset in enumerate(missing):
-            share = max(deadline - time.monotonic(), 0.0) / (len(missing) - index)
-            try:
-                stored[preset] = prepare_deal(day, preset, time_budget=share, lock_timeout=share)
-            except DealLocked:
-                log.warning("daily %s %s: still being prepared by a worker", preset, day)
-            except SolverFailed:
-                log.exception("daily %s %s: not prepared on demand", preset, day)
-    return [stored[preset] for preset in engine.PRESETS if preset in stored]

@@ -1,0 +1,49 @@
+"""The daily deals: one per preset and UTC day, the same for everyone, solved before the day.
+
+One package, one concern per module:
+
+=================  ==========================================================================
+``candidates``     candidate ``n`` of a (day, preset): its seed, from ``DAILY_SECRET``
+``search``         the candidates tried in order (screening, full solves, the par) and the
+                   solver seam ``_solve``
+``locking``        the (day, preset) lock: a PostgreSQL advisory lock, exactly-once solving
+``selectors``      the stored daily deals of a day (the one query for them)
+``service``        prepare a (day, preset); a day's deals for the API, on demand for today
+``tasks``          the Celery tasks (beat: today and ``DAILY_DAYS_AHEAD`` days ahead)
+``clock``          the UTC day
+=================  ==========================================================================
+
+Settings (declared in ``config/settings.py``): ``DAILY_SECRET``, ``DAILY_DAYS_AHEAD``,
+``DAILY_MAX_ATTEMPTS`` (50), ``DAILY_SCREEN_NODES`` (50 000), ``DAILY_PAR_SECONDS`` (0.5),
+``DAILY_ON_DEMAND_SECONDS`` (0: ``SOLVER_BUDGET_SECONDS``), ``DAILY_LOCK_WAIT_SECONDS`` (5)
+and ``DAILY_LOCK_RETRY_SECONDS`` (30).
+
+What other code uses is imported here; the tasks are not (``CELERY_IMPORTS`` registers them).
+"""
+
+from __future__ import annotations
+
+from .candidates import candidate_deck, candidate_seed
+from .clock import utc_today
+from .locking import DealLocked, day_lock, lock_key
+from .search import SolverFailed
+from .selectors import missing_presets, stored_deal, stored_deals
+from .service import daily_deal, daily_deals, get_or_prepare_day, prepare, prepare_deal
+
+__all__ = [
+    "DealLocked",
+    "SolverFailed",
+    "candidate_deck",
+    "candidate_seed",
+    "daily_deal",
+    "daily_deals",
+    "day_lock",
+    "get_or_prepare_day",
+    "lock_key",
+    "missing_presets",
+    "prepare",
+    "prepare_deal",
+    "stored_deal",
+    "stored_deals",
+    "utc_today",
+]

@@ -1,0 +1,195 @@
+"""Scores: recording a finished ranked play, the totals, and pushing them to Redis.
+
+:func:`record_play` is the ``play_finished`` receiver's work: in one transaction it writes
+the play's :class:`Score`, recomputes the player's weekly and all-time :class:`Total` from
+the scores (so totals are always derivable from PostgreSQL), re-freezes the day if it was
+frozen already (a play started before midnight may end after it), and registers a
+``transaction.on_commit`` hook that adds the three entries to Redis. The score's outbox row
+(:class:`PendingPush`, same transaction) stays until that push succeeded: a push Redis
+missed is replayed by :mod:`leaderboard.catchup` when Redis is back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from games import engine
+from games.models import Play, PlayStatus
+
+from . import freezing, ranking, rebuilding, store
+from .boards import BoardRef, info_of
+from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
+
+log = logging.getLogger(__name__)
+
+
+def board_of(preset: str, options: dict[str, Any] | None) -> str:
+    return engine.get_rules(preset, options or {}).key
+
+
+def record_play(play: Play) -> Score | None:
+    """Score a finished ranked play (idempotent: a second call returns the same row)."""
+    if not play.ranked or play.daily_date is None or play.status == PlayStatus.PLAYING:
+        return None
+    board = board_of(play.preset, play.options)
+    day = play.daily_date
+    won = play.status == PlayStatus.WON
+    finished_at = play.finished_at or timezone.now()
+    seconds = play.seconds
+    if seconds is None:
+        seconds = max(0.0, (finished_at - play.started_at).total_seconds())
+    result = ranking.DailyResult(
+        won=won,
+        foundation_cards=play.foundation_cards,
+        moves=play.moves_count,
+        seconds=seconds,
+        finished_at=finished_at,
+        day=day,
+    )
+    with transaction.atomic():
+        # One player's results are recorded one at a time, so their totals never race.
+        list(get_user_model().objects.select_for_update().filter(pk=play.player_id).values("pk"))
+        existing = Score.objects.filter(play_id=play.pk).first()
+        if existing is not None:
+            return existing
+        score = Score.objects.create(
+            play_id=play.pk,
+            player_id=play.player_id,
+            preset=play.preset,
+            board=board,
+            date=day,
+            week=ranking.iso_week(day),
+            won=won,
+            foundation_cards=play.foundation_cards,
+            moves=play.moves_count,
+            seconds=seconds,
+            undos=play.undos,
+            finished_at=finished_at,
+            sort_key=ranking.daily_key(result),
+            points=ranking.points(won, play.foundation_cards),
+        )
+        totals = [
+            recompute_total(play.player_id, board, score.week),
+            recompute_total(play.player_id, board, ALL_TIME),
+        ]
+        if FrozenDay.objects.filter(board=board, date=day).exists():
+            freezing.freeze(BoardRef.daily(board, day))
+        if store.configured():
+            PendingPush.objects.create(score=score)
+            transaction.on_commit(lambda: _push_and_confirm(score, totals))
+    return score
+
+
+def _push_and_confirm(score: Score, totals: list[Total]) -> None:
+    if push_score(score, totals):
+        try:
+            PendingPush.objects.filter(score_id=score.pk).delete()
+        except Exception:  # the push happened; a replay later is harmless (ZADD LT)
+            log.warning("leaderboard: could not clear the pending push of %s", score.pk)
+
+
+def recompute_total(player_id: int, board: str, period: str) -> Total:
+    """The player's totals of ``board`` over ``period`` (ISO week or 'all'), from the scores."""
+    scores = Score.objects.filter(player_id=player_id, board=board)
+    if period != ALL_TIME:
+        scores = scores.filter(week=period)
+    agg = scores.aggregate(
+        plays=Count("play_id"), wins=Count("play_id", filter=Q(won=True)), points=Sum("points")
+    )
+    wins, plays, points = agg["wins"], agg["plays"], agg["points"] or 0
+    total, _ = Total.objects.update_or_create(
+        board=board,
+        period=period,
+        player_id=player_id,
+        defaults={
+            "wins": wins,
+            "plays": plays,
+            "points": points,
+            "sort_key": ranking.aggregate_key(wins, points, plays),
+        },
+    )
+    return total
+
+
+def refs_of(score: Score) -> tuple[BoardRef, BoardRef, BoardRef]:
+    return (
+        BoardRef.daily(score.board, score.date),
+        BoardRef.weekly(score.board, score.week),
+        BoardRef.all_time(score.board),
+    )
+
+
+def push_score(score: Score, totals: list[Total]) -> bool:
+    """After the commit: add the score and the totals (with their details) to Redis; True
+    when Redis has them (or a rebuild from PostgreSQL was scheduled for a missing board)."""
+    if not store.configured():
+        return False
+    daily, weekly, alltime = refs_of(score)
+    username = (
+        get_user_model().objects.filter(pk=score.player_id).values_list("username", flat=True)
+    ).first()
+    if username is None:  # the player was deleted meanwhile
+        return True
+    details = (
+        username,
+        score.won,
+        score.foundation_cards,
+        score.moves,
+        score.seconds,
+        score.undos,
+        score.finished_at,
+    )
+    items = [
+        (
+            daily.redis_key,
+            daily.member(score.play_id),
+            score.sort_key,
+            info_of(daily, details),
+            daily.alias(score.player_id),
+        )
+    ]
+    for ref, total in ((weekly, totals[0]), (alltime, totals[1])):
+        info = info_of(ref, (username, total.wins, total.points, total.plays))
+        items.append((ref.redis_key, ref.member(total.player_id), total.sort_key, info, ""))
+    try:
+        missing = set(store.push(items))
+    except store.StoreUnavailable as error:
+        level = logging.DEBUG if store.outage_known() else logging.WARNING
+        log.log(level, "leaderboard: Redis unavailable, %s kept pending: %s", score.play_id, error)
+        return False
+    for ref in (daily, weekly, alltime):
+        if ref.redis_key in missing:
+            rebuilding.schedule_rebuild(ref)
+    if missing:
+        rebuilding.schedule_restore()  # a new board, or Redis lost them all: the marker tells
+    return True
+
+
+def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
+    """``games.signals.play_finished`` receiver (connected in ``LeaderboardConfig.ready``)."""
+    try:
+        record_play(play)
+    except Exception:
+        # The play itself is committed; `rebuild_leaderboards --rescore` recovers the score.
+        log.exception("leaderboard: could not record play %s", play.pk)
+
+
+def rescore_missing(since_day: dt.date | None = None) -> int:
+    """Score every finished ranked play that has no score yet (after a crash; only the
+    dailies of ``since_day`` and later if given); return the count."""
+    count = 0
+    plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status=PlayStatus.PLAYING)
+    if since_day is not None:
+        # Through the few recent daily deals, so the (deal, status) index finds the plays.
+        plays = plays.filter(deal__source="daily", deal__date__gte=since_day)
+    for play in plays.iterator():
+        if record_play(play) is not None:
+            count += 1
+    return count
