@@ -271,6 +271,16 @@ DAILY_ON_DEMAND_SECONDS = env_float("DAILY_ON_DEMAND_SECONDS", 0.0)
 DAILY_LOCK_WAIT_SECONDS = env_float("DAILY_LOCK_WAIT_SECONDS", 5.0)
 DAILY_LOCK_RETRY_SECONDS = env_float("DAILY_LOCK_RETRY_SECONDS", 30.0)
 
+# --- The leaderboards (leaderboard/README.md) ------------------------------------------------
+# The Redis key prefix of the boards, the epoch marker and the rebuild locks.
+LEADERBOARD_REDIS_PREFIX = os.environ.get("LEADERBOARD_REDIS_PREFIX", "lb:")
+# A rebuild's lock lives this long unless renewed (it is, batch by batch): a process killed
+# mid-rebuild holds its board back for at most this long.
+LEADERBOARD_REBUILD_LOCK_SECONDS = env_int("LEADERBOARD_REBUILD_LOCK_SECONDS", 30)
+# Rebuild missing boards in the request's thread instead of a background one (tests).
+LEADERBOARD_REBUILD_INLINE = env_bool("LEADERBOARD_REBUILD_INLINE", False)
+LEADERBOARD_GROUP_MAX_MEMBERS = env_int("LEADERBOARD_GROUP_MAX_MEMBERS", 500)
+
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {

@@ -18,7 +18,7 @@ from .models import Group, Membership
 
 
 def group_limit() -> int:
-    return getattr(settings, "LEADERBOARD_GROUP_MAX_MEMBERS", 500)
+    return settings.LEADERBOARD_GROUP_MAX_MEMBERS
 
 
 def _not_found() -> Problem:

@@ -87,7 +87,7 @@ def live_boards(today: dt.date) -> Iterator[BoardRef]:
 
 
 def lock_seconds() -> int:
-    return int(getattr(settings, "LEADERBOARD_REBUILD_LOCK_SECONDS", 30))
+    return settings.LEADERBOARD_REBUILD_LOCK_SECONDS
 
 
 def rebuild_locked(ref: BoardRef) -> bool:
@@ -107,7 +107,7 @@ def rebuild_locked(ref: BoardRef) -> bool:
 def _in_background(job: Callable[[], object], what: str) -> None:
     """Run ``job`` in a daemon thread (inline under ``LEADERBOARD_REBUILD_INLINE``); a
     failure is logged, never raised: the caller's request must not fail for it."""
-    inline = getattr(settings, "LEADERBOARD_REBUILD_INLINE", False)
+    inline = settings.LEADERBOARD_REBUILD_INLINE
 
     def run() -> None:
         try:

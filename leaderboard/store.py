@@ -49,7 +49,7 @@ class StoreUnavailable(Exception):
 
 
 def prefix() -> str:
-    return getattr(settings, "LEADERBOARD_REDIS_PREFIX", "lb:")
+    return settings.LEADERBOARD_REDIS_PREFIX
 
 
 def board_key(kind: str, board: str, period: str) -> str:

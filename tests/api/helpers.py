@@ -17,6 +17,7 @@ from tests.factories import foundation_source
 PROBLEM_KEYS = {"type", "title", "status", "detail", "code"}
 CARD_STRING = re.compile(r'"((?:10|[A2-9TJQK])[SHDC])"')
 
+
 def start(client: APIClient, **body: Any):
     return client.post("/api/v1/plays", body, format="json")
 
