@@ -42,6 +42,9 @@ CATALOGUE: dict[str, Entry] = {
     "invalid_url": Entry(
         400, _("Invalid URL"), _("The URL's path or query holds a control character.")
     ),
+    "unsupported_language": Entry(
+        400, _("Unsupported language"), _("lang is one of en, de, ru (or leave it out).")
+    ),
     "invalid_move": Entry(400, _("Not a move"), _("The body does not describe a move.")),
     "invalid_deck": Entry(
         400,
