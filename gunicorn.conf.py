@@ -4,19 +4,19 @@ The Dockerfile and docker-compose.yml start the web server this way; every value
 changed through the environment (README, "Faults and the server edge").
 
 * Workers: ``GUNICORN_WORKERS`` (default 4 per core + 1), ``GUNICORN_WORKER_CLASS``
-  (default ``sync``: a move waits for its commit, and sync workers did best in
-  ``bench/api.py``), ``GUNICORN_THREADS`` (``gthread`` only).
+  (default ``sync``, as Haven's subclass of it: a move waits for its commit, and sync
+  workers did best in ``bench/api.py``), ``GUNICORN_THREADS`` (``gthread`` only).
 * Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
   restart or ``SIGTERM`` workers get ``GUNICORN_GRACEFUL_TIMEOUT`` (20 s) to finish their
   requests; idle keep-alive connections close after ``GUNICORN_KEEPALIVE`` (5 s). A worker
   that dies mid-request loses nothing: the request's transaction never committed.
 * Request limits, enforced by gunicorn before Django runs: a request line up to 8190 bytes
   (gunicorn's maximum), 100 header fields of up to 8190 bytes each. A request beyond these,
-  or one gunicorn cannot parse (a control character in a header), gets gunicorn's own short
-  ``400``/``431`` page, not a problem document: no Django code sees it. The limits are
-  generous so that every request a client may legitimately send reaches Django, which
-  answers everything else with problem documents; normalising malformed HTTP is the edge
-  proxy's job (README).
+  or one gunicorn cannot parse (a control character in a header), is refused by gunicorn
+  itself (``414``, ``431``, ``400``); the workers of ``config/gunicorn_workers.py`` write
+  that refusal as a problem document too (``request_line_too_long``,
+  ``header_fields_too_large``, ``bad_request``). The limits are generous so that every
+  request a client may legitimately send reaches Django.
 * ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For``
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
@@ -45,8 +45,18 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000
 # 4 per core + 1: a sync worker spends much of a move waiting for its commit, and 9
 # workers on 2 cores did best in bench/api.py (README, "Capacity estimate").
 workers = _int("GUNICORN_WORKERS", _cores() * 4 + 1)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
 threads = _int("GUNICORN_THREADS", 1)
+# sync and gthread are gunicorn's workers with problem documents for the requests gunicorn
+# refuses itself (config/gunicorn_workers.py); any other class is used as given. As gunicorn
+# does for "sync", more than one thread means gthread.
+_WORKERS = {
+    "sync": "config.gunicorn_workers.SyncWorker",
+    "gthread": "config.gunicorn_workers.ThreadWorker",
+}
+_worker_name = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+if _worker_name == "sync" and threads > 1:
+    _worker_name = "gthread"
+worker_class = _WORKERS.get(_worker_name, _worker_name)
 
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)
