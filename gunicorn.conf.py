@@ -8,18 +8,20 @@ changed through the environment (README, "Faults and the server edge").
   issue 24) gthread with one worker per core and 8 threads moved the most and spent the
   least CPU per request: it keeps connections alive, and a thread waiting on PostgreSQL
   leaves the core to another. Each thread holds a database connection: workers × threads
-  connections per server (mind ``max_connections``, or put PgBouncer in front).
+  connections per server (mind ``max_connections``, or put PgBouncer in front). ``sync``
+  and ``gthread`` are Haven's subclasses (problem documents for the requests gunicorn
+  refuses itself, ``config/gunicorn_workers.py``).
 * Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
   restart or ``SIGTERM`` workers get ``GUNICORN_GRACEFUL_TIMEOUT`` (20 s) to finish their
   requests; idle keep-alive connections close after ``GUNICORN_KEEPALIVE`` (5 s). A worker
   that dies mid-request loses nothing: the request's transaction never committed.
 * Request limits, enforced by gunicorn before Django runs: a request line up to 8190 bytes
   (gunicorn's maximum), 100 header fields of up to 8190 bytes each. A request beyond these,
-  or one gunicorn cannot parse (a control character in a header), gets gunicorn's own short
-  ``400``/``431`` page, not a problem document: no Django code sees it. The limits are
-  generous so that every request a client may legitimately send reaches Django, which
-  answers everything else with problem documents; normalising malformed HTTP is the edge
-  proxy's job (README).
+  or one gunicorn cannot parse (a control character in a header), is refused by gunicorn
+  itself (``414``, ``431``, ``400``); the workers of ``config/gunicorn_workers.py`` write
+  that refusal as a problem document too (``request_line_too_long``,
+  ``header_fields_too_large``, ``bad_request``). The limits are generous so that every
+  request a client may legitimately send reaches Django.
 * ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For``
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
@@ -46,8 +48,18 @@ def _cores() -> int:
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
 workers = _int("GUNICORN_WORKERS", _cores())
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
 threads = _int("GUNICORN_THREADS", 8)
+# sync and gthread are gunicorn's workers with problem documents for the requests gunicorn
+# refuses itself (config/gunicorn_workers.py); any other class is used as given. As gunicorn
+# does for "sync", more than one thread means gthread.
+_WORKERS = {
+    "sync": "config.gunicorn_workers.SyncWorker",
+    "gthread": "config.gunicorn_workers.ThreadWorker",
+}
+_worker_name = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+if _worker_name == "sync" and threads > 1:
+    _worker_name = "gthread"
+worker_class = _WORKERS.get(_worker_name, _worker_name)
 
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = _int("GUNICORN_GRACEFUL_TIMEOUT", 20)

@@ -462,4 +462,5 @@ CSRF_FAILURE_VIEW = "games.problems.csrf_failure"
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
     "games.api.schema.describe_parameters",
+    "games.api.schema_limits.declare_limits",
 ]

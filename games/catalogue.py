@@ -42,6 +42,9 @@ CATALOGUE: dict[str, Entry] = {
     "invalid_url": Entry(
         400, _("Invalid URL"), _("The URL's path or query holds a control character.")
     ),
+    "unsupported_language": Entry(
+        400, _("Unsupported language"), _("lang is one of en, de, ru (or leave it out).")
+    ),
     "invalid_move": Entry(400, _("Not a move"), _("The body does not describe a move.")),
     "invalid_deck": Entry(
         400,
@@ -108,7 +111,7 @@ CATALOGUE: dict[str, Entry] = {
     "invalid_invite_code": Entry(
         404, _("Invalid invite code"), _("No group has that invite code.")
     ),
-    # --- 405, 406, 412, 413, 415: the HTTP envelope -------------------------------------
+    # --- 405, 406, 412, 413, 414, 415, 417, 431: the HTTP envelope ----------------------
     "method_not_allowed": Entry(405, _("Method not allowed")),
     "not_acceptable": Entry(406, _("Not acceptable")),
     "precondition_failed": Entry(
@@ -120,6 +123,18 @@ CATALOGUE: dict[str, Entry] = {
         413, _("Request body too large"), _("The request body is too large.")
     ),
     "unsupported_media_type": Entry(415, _("Unsupported media type")),
+    # gunicorn's own refusals, before Django runs (config/gunicorn_workers.py).
+    "request_line_too_long": Entry(
+        414, _("Request line too long"), _("The request line (method, URL) is too long.")
+    ),
+    "expectation_failed": Entry(
+        417, _("Expectation failed"), _("The only Expect the server meets is 100-continue.")
+    ),
+    "header_fields_too_large": Entry(
+        431,
+        _("Header fields too large"),
+        _("The request has too many header fields, or one that is too large."),
+    ),
     # --- 409: the state of things ---------------------------------------------------------
     "already_played": Entry(
         409,
@@ -155,6 +170,9 @@ CATALOGUE: dict[str, Entry] = {
     # --- 429, 5xx ------------------------------------------------------------------------
     "throttled": Entry(429, _("Too many requests")),
     "server_error": Entry(500, _("Internal server error"), _("An unexpected error occurred.")),
+    "not_implemented": Entry(
+        501, _("Not implemented"), _("The request uses a transfer coding the server lacks.")
+    ),
     "try_again": Entry(503, _("Try again"), _("Please retry in a moment.")),
     "database_unavailable": Entry(
         503,

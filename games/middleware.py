@@ -50,20 +50,28 @@ class BodySizeLimitMiddleware:
 class LanguageMiddleware(LocaleMiddleware):
     """Django's ``LocaleMiddleware`` (``Accept-Language``, ``Content-Language``, ``Vary``)
     with a ``?lang=en|de|ru`` override, for clients that cannot set headers (links, docs).
-    An unsupported ``lang`` is ignored: the header (or English) decides."""
 
-    def process_request(self, request: HttpRequest) -> None:
-        requested = request.GET.get("lang", "")
-        if requested:
-            try:
-                language = translation.get_supported_language_variant(requested)
-            except LookupError:
-                language = None
-            if language is not None:
-                translation.activate(language)
-                request.LANGUAGE_CODE = translation.get_language()
-                return
+    On the API an unsupported ``lang`` is a ``400 unsupported_language`` (in the language
+    ``Accept-Language`` picks): the schema declares the three values, so generated clients
+    and schemathesis know the others are refused. ``Accept-Language`` itself is a
+    preference list and stays forgiving (its best match, else English).
+    """
+
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        requested = request.GET.getlist("lang")
+        supported = {code for code, _name in settings.LANGUAGES}
+        if requested and all(value in supported for value in requested):
+            translation.activate(requested[-1])
+            request.LANGUAGE_CODE = translation.get_language()
+            return None
         super().process_request(request)
+        if requested and request.path_info.startswith("/api/"):
+            return problem_response(
+                400,
+                "unsupported_language",
+                f"lang is one of {', '.join(sorted(supported))}",
+            )
+        return None
 
 
 class CompressionMiddleware(GZipMiddleware):

@@ -27,9 +27,10 @@ class PlayCursor(CursorPagination):
 
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param)
-        if raw in (None, ""):
+        if raw is None:
             return self.page_size
-        if not raw.isdigit() or not 1 <= int(raw) <= self.max_page_size:
+        # ASCII digits only: "²".isdigit() is true but int("²") raises; "" is no integer.
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= self.max_page_size:
             raise Problem.of(
                 "invalid_page_size", f"page_size is an integer from 1 to {self.max_page_size}"
             )

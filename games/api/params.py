@@ -11,6 +11,10 @@ import datetime as dt
 import re
 from typing import Any
 
+from django.utils.translation import gettext
+from rest_framework.serializers import ValidationError
+from rest_framework.settings import api_settings
+
 from .. import engine
 from ..moving import MAX_BATCH
 from ..problems import Problem
@@ -57,6 +61,17 @@ def parse_moves(raw: list[Any]) -> list[engine.Move]:
 
 
 MAX_SEQ = 2**31 - 1
+
+
+def require_one_of_move_and_moves(data: Any) -> None:
+    """A move request holds ``move`` or ``moves``, not both and not neither: a rule across
+    fields, so a 400 ``validation_error`` under ``non_field_errors`` (as StartPlayRequest's
+    "exactly one of daily, seed, deck or pysol_deal"). The schema leaves it out: a ``oneOf``
+    would turn the generated clients' ``PlayMoveRequest`` model into a union."""
+    if type(data) is dict and ("move" in data) == ("moves" in data):
+        raise ValidationError(
+            {api_settings.NON_FIELD_ERRORS_KEY: [gettext("Send exactly one of move and moves.")]}
+        )
 
 
 def plain_move_request(data: Any) -> tuple[int | None, Any]:

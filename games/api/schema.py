@@ -8,6 +8,7 @@ send meaningful values and know which ones are refused.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
@@ -25,6 +26,7 @@ NO_CONTROL = r"[^\x00-\x1f\x7f-\x9f]"
 OPTION = (
     "(" + "|".join(sorted({o for rules in engine.PRESETS.values() for o in rules.options})) + ")"
 )
+PRESET = "|".join(re.escape(name) for name in engine.PRESETS)
 
 PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("path", "date"): {"type": "string", "pattern": f"^({DAY}|today)$"},
@@ -49,7 +51,15 @@ PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("GroupCreateRequest", "name"): {
         "pattern": f"^{NO_CONTROL}*[^\\s\\x00-\\x1f\\x7f-\\x9f]{NO_CONTROL}*$"
     },
+    # The presets as a pattern, not an enum: generated clients turn an enum into a type of
+    # their own (the Python client's StartPlayRequestPreset), which broke their callers;
+    # a pattern keeps the field a string while saying which strings are accepted.
+    ("StartPlayRequest", "preset"): {"pattern": f"^({PRESET})$"},
     ("StartPlayRequest", "daily"): {"pattern": f"^({DAY}|today)$"},
+    # A card is an exact token (games.api.fields): rank then suit, upper case, 10 or T.
+    ("StartPlayRequest", "deck"): {
+        "items": {"type": "string", "pattern": r"^([A2-9TJQK]|10)[SHDC]$"}
+    },
     ("RefreshRequest", "refresh"): {"pattern": r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"},
     ("GroupJoinRequest", "code"): {"pattern": r"^[A-Za-z0-9]+$"},
     ("StartPlayRequest", "seed"): {"minimum": 0, "maximum": 2**63 - 1},
@@ -59,8 +69,13 @@ PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
-def _answers_invalid_url(responses: dict[str, Any]) -> None:
-    """Every operation can answer ``400 invalid_url`` (a control character in its URL)."""
+# Every operation can answer these 400s: a control character in its URL, a ``?lang`` other
+# than the three the parameter's enum lists (games.middleware).
+EVERY_OPERATION_400 = ("invalid_url", "unsupported_language")
+
+
+def _answers_url_problems(responses: dict[str, Any]) -> None:
+    """Add ``EVERY_OPERATION_400`` to the operation's 400 (made if it has none)."""
     bad = responses.setdefault(
         "400",
         {
@@ -70,9 +85,12 @@ def _answers_invalid_url(responses: dict[str, Any]) -> None:
     )
     schema = bad.get("content", {}).get(PROBLEM_CONTENT_TYPE, {}).get("schema", {})
     enum = schema.get("properties", {}).get("code", {}).get("enum")
-    if enum is not None and "invalid_url" not in enum:
-        enum.append("invalid_url")
-        bad["description"] = bad.get("description", "problem") + ", `invalid_url`"
+    if enum is None:
+        return
+    for code in EVERY_OPERATION_400:
+        if code not in enum:
+            enum.append(code)
+            bad["description"] = bad.get("description", "problem") + f", `{code}`"
 
 
 def describe_parameters(
@@ -85,7 +103,7 @@ def describe_parameters(
                 schema = PARAMETER_SCHEMAS.get((parameter["in"], parameter["name"]))
                 if schema is not None:
                     parameter["schema"] = dict(schema)
-            _answers_invalid_url(operation.setdefault("responses", {}))
+            _answers_url_problems(operation.setdefault("responses", {}))
     components = result.get("components", {}).get("schemas", {})
     for (component, name), extra in PROPERTY_SCHEMAS.items():
         properties = components.get(component, {}).get("properties", {})

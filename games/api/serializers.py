@@ -73,7 +73,8 @@ class CredentialsSerializer(serializers.Serializer):
     """``{username, password}``, both JSON strings. The username is checked in its NFKC form
     (the form it is stored in, ``games.accounts``)."""
 
-    username = StrictCharField(max_length=accounts.MAX_NAME_LENGTH)
+    # Not trimmed: " bob" is not a name (the schema's pattern), rather than bob's.
+    username = StrictCharField(max_length=accounts.MAX_NAME_LENGTH, trim_whitespace=False)
     password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
 
     def validate_username(self, value: str) -> str:
@@ -198,7 +199,7 @@ class StartPlaySerializer(serializers.Serializer):
 
     SOURCES = ("daily", "seed", "deck", "pysol_deal")
 
-    preset = StrictCharField(max_length=40)
+    preset = StrictCharField(max_length=40, trim_whitespace=False)  # exact, like a card
     options = serializers.DictField(
         child=StrictBooleanField(), required=False, help_text='e.g. {"partial_runs": true}'
     )

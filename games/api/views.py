@@ -50,7 +50,13 @@ from .openapi import (
     problems,
 )
 from .pagination import PAGINATION_PARAMETERS, PlayCursor
-from .params import parse_day, parse_moves, plain_batch_request, plain_move_request
+from .params import (
+    parse_day,
+    parse_moves,
+    plain_batch_request,
+    plain_move_request,
+    require_one_of_move_and_moves,
+)
 from .serializers import (
     CredentialsSerializer,
     DailyDealSerializer,
@@ -500,7 +506,17 @@ class MovesView(APIView):
         ``batch_after_reveal``). The answer is the resulting play."""
         if_match = request.headers.get("If-Match")
 
+        def expected_seq(body_seq: int | None) -> int:
+            try:
+                return caching.expected_seq(if_match, play_id, body_seq)
+            except Problem as problem:
+                if problem.problem_code == "precondition_failed":
+                    # Someone else's play, or none, is 404 whatever the If-Match says.
+                    services.get_play(play_id, request.user)
+                raise
+
         def move() -> Response:
+            require_one_of_move_and_moves(request.data)
             if isinstance(request.data, dict) and "moves" in request.data:
                 return batch()
             seq, raw = plain_move_request(request.data)
@@ -508,19 +524,17 @@ class MovesView(APIView):
                 shape = MoveRequestShapeSerializer(data=request.data)
                 shape.is_valid(raise_exception=True)
                 seq, raw = shape.validated_data.get("seq"), shape.validated_data["move"]
-            seq = caching.expected_seq(if_match, play_id, seq)
+            seq = expected_seq(seq)
             parsed = engine.Move.from_dict(raw)
             return applied(lambda: services.apply_move(play_id, request.user, seq, parsed))
 
         def batch() -> Response:
-            if "move" in request.data:
-                raise Problem(400, "validation_error", "send either move or moves, not both")
             seq, raw = plain_batch_request(request.data)
             if seq is None:  # anything unusual: the serializer checks it and words the 400
                 shape = MoveBatchShapeSerializer(data=request.data)
                 shape.is_valid(raise_exception=True)
                 seq, raw = shape.validated_data.get("seq"), shape.validated_data["moves"]
-            seq = caching.expected_seq(if_match, play_id, seq)
+            seq = expected_seq(seq)
             parsed = parse_moves(raw)
             return applied(lambda: services.apply_moves(play_id, request.user, seq, parsed))
 

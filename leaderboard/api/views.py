@@ -63,10 +63,8 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     raw = request.query_params.get(name)
     if raw is None:
         return default  # present but empty is refused below, like any non-integer
-    try:
-        value = int(raw)
-    except ValueError:
-        value = None
+    # ASCII digits only: int() would also take " 5", "+5", "1_0" and other scripts' digits.
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 20 else None
     if value is None or not low <= value <= high:
         raise Problem(400, f"invalid_{name}", f"{name} is an integer from {low} to {high}")
     return value

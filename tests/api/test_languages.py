@@ -65,15 +65,20 @@ def test_a_russian_client_reads_the_rules_in_russian(anon):
     assert "сброс" in " ".join(by_name["westcliff"]["rules"])
 
 
-def test_lang_overrides_accept_language_and_bad_lang_is_ignored(anon):
+def test_lang_overrides_accept_language_and_bad_lang_is_refused(anon):
     response, by_name = presets(anon, HTTP_ACCEPT_LANGUAGE="de")
     assert response["Content-Language"] == "de"
     response = anon.get("/api/v1/presets?lang=ru", HTTP_ACCEPT_LANGUAGE="de")
     assert response["Content-Language"] == "ru"
+    # The schema's enum is en, de, ru: anything else is refused, in Accept-Language's tongue.
     response = anon.get("/api/v1/presets?lang=xx", HTTP_ACCEPT_LANGUAGE="de")
+    body = assert_problem(response, 400, "unsupported_language")
     assert response["Content-Language"] == "de"
-    response = anon.get("/api/v1/presets?lang=fr")
-    assert response["Content-Language"] == "en"
+    assert body["title"] == "Nicht unterstützte Sprache"
+    for query in ("lang=fr", "lang=", "lang=DE", "lang=de-at", "lang=de&lang=xx"):
+        response = anon.get(f"/api/v1/presets?{query}")
+        assert_problem(response, 400, "unsupported_language")
+        assert response["Content-Language"] == "en"
 
 
 def test_each_language_has_its_own_etag(anon):

@@ -55,8 +55,9 @@ def load_conf(monkeypatch, **env: str) -> dict:
 
 def test_gunicorn_conf_defaults(monkeypatch):
     conf = load_conf(monkeypatch)
-    # gthread, one worker per core × 8 threads: what bench/api.py found best (issue 24).
-    assert conf["worker_class"] == "gthread"
+    # gthread, one worker per core × 8 threads: what bench/api.py found best (issue 24),
+    # as Haven's subclass (problem documents for gunicorn's own refusals).
+    assert conf["worker_class"] == "config.gunicorn_workers.ThreadWorker"
     assert conf["workers"] == len(os.sched_getaffinity(0))
     assert conf["threads"] == 8
     assert conf["timeout"] == 30 and conf["graceful_timeout"] == 20
@@ -76,7 +77,11 @@ def test_gunicorn_conf_follows_the_environment(monkeypatch):
         TRUSTED_PROXY_COUNT="1",
         FORWARDED_ALLOW_IPS="10.0.0.2",
     )
-    assert (conf["workers"], conf["worker_class"], conf["threads"]) == (7, "gthread", 4)
+    assert (conf["workers"], conf["worker_class"], conf["threads"]) == (
+        7,
+        "config.gunicorn_workers.ThreadWorker",
+        4,
+    )
     assert conf["timeout"] == 11
     assert conf["forwarded_allow_ips"] == "10.0.0.2"
 
@@ -93,10 +98,18 @@ def test_gunicorn_accepts_the_conf():
     assert result.returncode == 0, result.stderr
 
 
-def test_long_request_lines_reach_django():
-    """gunicorn's default request-line limit (4094) answered an HTML page; the conf lets
-    everything up to 8190 bytes through to Django (problem documents); beyond that is the
-    edge's job (README, "Faults and the server edge")."""
+def test_gunicorn_conf_keeps_other_worker_classes_and_threads_mean_gthread(monkeypatch):
+    threaded_sync = load_conf(monkeypatch, GUNICORN_WORKER_CLASS="sync", GUNICORN_THREADS="4")
+    assert threaded_sync["worker_class"].endswith("ThreadWorker")
+    single = load_conf(monkeypatch, GUNICORN_WORKER_CLASS="sync", GUNICORN_THREADS="1")
+    assert single["worker_class"].endswith("SyncWorker")
+    conf = load_conf(monkeypatch, GUNICORN_WORKER_CLASS="gevent")
+    assert conf["worker_class"] == "gevent"
+
+
+@pytest.fixture(scope="module", params=["sync", "gthread"])
+def gunicorn_server(request):
+    """The repository's gunicorn.conf.py on a free port, one worker of each class we ship."""
     import socket
     import time
 
@@ -110,7 +123,12 @@ def test_long_request_lines_reach_django():
         for key, value in os.environ.items()
         if key not in ("DATABASE_URL", "REDIS_URL") and not key.startswith("GUNICORN_")
     }
-    env.update(PORT=str(port), GUNICORN_WORKERS="1", GUNICORN_ACCESSLOG="")
+    env.update(
+        PORT=str(port),
+        GUNICORN_WORKERS="1",
+        GUNICORN_ACCESSLOG="",
+        GUNICORN_WORKER_CLASS=request.param,
+    )
     gunicorn = Path(sys.executable).parent / "gunicorn"
     server = subprocess.Popen(
         [str(gunicorn), *GUNICORN_COMMAND[1:]],
@@ -127,13 +145,77 @@ def test_long_request_lines_reach_django():
                 requests.get(f"{base}/api/v1/presets", timeout=10)
                 break
             except requests.RequestException:
+                assert server.poll() is None, "gunicorn exited"
                 assert time.monotonic() < deadline, "gunicorn did not start"
                 time.sleep(0.2)
-        long_query = requests.get(f"{base}/api/v1/schema/?q={'a' * 6000}", timeout=10)
-        assert long_query.status_code == 200
-        unknown = requests.get(f"{base}/api/v1/{'a' * 6000}", timeout=10)
-        assert unknown.status_code == 404
-        assert unknown.headers["Content-Type"].startswith("application/problem+json")
+        yield base, port
     finally:
         server.terminate()
         server.wait(20)
+
+
+def test_long_request_lines_reach_django(gunicorn_server):
+    """gunicorn's default request-line limit (4094) answered an HTML page; the conf lets
+    everything up to 8190 bytes through to Django (problem documents)."""
+    import requests
+
+    base, _port = gunicorn_server
+    long_query = requests.get(f"{base}/api/v1/schema/?q={'a' * 6000}", timeout=10)
+    assert long_query.status_code == 200
+    unknown = requests.get(f"{base}/api/v1/{'a' * 6000}", timeout=10)
+    assert unknown.status_code == 404
+    assert unknown.headers["Content-Type"].startswith("application/problem+json")
+
+
+def raw_exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send bytes no HTTP library would, read the answer to the end (gunicorn closes)."""
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        conn.sendall(request)
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {
+        name.strip().lower(): value.strip()
+        for name, _, value in (line.partition(":") for line in lines)
+    }
+    return int(status_line.split(" ")[1]), headers, body
+
+
+GUNICORN_REFUSALS = [
+    # (request, status, code)
+    (b"GET /api/v1/presets?q=" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+     "request_line_too_long"),
+    (b"GET /api/v1/presets HTTP/1.1\r\nHost: x\r\nX-Bad: a\x01b\r\n\r\n", 400,
+     "bad_request"),
+    (b"GET /api/v1/presets HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n",
+     431, "header_fields_too_large"),
+    (b"GET /api/v1/presets HTTP/1.1\r\nHost: x\r\n"
+     + b"".join(b"X-H%d: 1\r\n" % i for i in range(120)) + b"\r\n", 431,
+     "header_fields_too_large"),
+    (b"GET /api/v1/presets HTTP/9.9\r\nHost: x\r\n\r\n", 400, "bad_request"),
+    (b"POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: br"
+     b"\r\n\r\n", 501, "not_implemented"),
+    (b"POST /api/v1/auth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked"
+     b"\r\n\r\n0\r\n\r\n", 400, "bad_request"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("request_bytes", "status", "code"), GUNICORN_REFUSALS)
+def test_gunicorns_own_refusals_are_problem_documents(gunicorn_server, request_bytes, status, code):
+    """What gunicorn refuses before Django runs is still a problem document (the workers of
+    config/gunicorn_workers.py), not its HTML page."""
+    import json
+
+    _base, port = gunicorn_server
+    answer_status, headers, body = raw_exchange(port, request_bytes)
+    assert answer_status == status, body[:200]
+    assert headers["content-type"] == "application/problem+json"
+    assert int(headers["content-length"]) == len(body)
+    problem = json.loads(body)
+    assert problem["status"] == status and problem["code"] == code
+    assert problem["type"].endswith(code)
+    assert problem["title"] and problem["detail"]
