@@ -4,7 +4,7 @@ The key of a name is Unicode's NFKC_Casefold in miniature: NFKC (fullwidth ``Ａ
 the ligature ``ﬁ`` → ``fi``, the Kelvin sign → ``K``), then ``casefold`` (``ALICE`` →
 ``alice``, ``ß`` → ``ss``), then NFKC again (case folding can un-normalise). Registration
 stores the NFKC form of the name (case kept, for display) and refuses a name whose key is
-taken (``409 username_taken``); the database enforces it with the unique
+taken (``username_taken``); the database enforces it with the unique
 :class:`~games.models.AccountName` key, written in the same transaction as the user by the
 ``post_save`` hook below, whichever way the user is created (API, admin, management
 command). Signing in accepts any spelling with the same key. Look-alikes from different
@@ -19,8 +19,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from .errors import DomainError
 from .models import AccountName
-from .problems import Problem
 
 MAX_NAME_LENGTH = 150
 MAX_KEY_LENGTH = 600  # AccountName.key; case folding can lengthen a name (ß → ss)
@@ -37,7 +37,7 @@ def name_key(name: str) -> str:
 
 
 def register(username: str, password: str) -> Any:
-    """Create an account; ``409 username_taken`` when the name's key is already taken.
+    """Create an account; ``DomainError`` ``username_taken`` when the name's key is taken.
 
     The check before the insert gives the usual answer; the unique key is what decides a
     race (the loser's insert waits for the winner's commit, then fails).
@@ -49,7 +49,7 @@ def register(username: str, password: str) -> Any:
                 raise IntegrityError("username taken")
             return users.objects.create_user(username=username, password=password)
     except IntegrityError as error:
-        raise Problem(409, "username_taken", "that username is taken") from error
+        raise DomainError("username_taken", "that username is taken") from error
 
 
 def find_user(name: str) -> Any | None:

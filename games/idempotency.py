@@ -4,8 +4,7 @@ The key is scoped to the player. The first answer (status and body, errors inclu
 excluded) is stored in the same transaction as the work it reports, so either both the
 move and its stored answer exist or neither does. A concurrent duplicate hits the unique
 ``(player, key)`` constraint, rolls its own work back and answers with the stored one.
-The same key with a different method, path or body is refused (422
-``idempotency_key_reused``).
+The same key with a different method, path or body is refused (``idempotency_key_reused``).
 """
 
 from __future__ import annotations
@@ -20,8 +19,9 @@ from django.db import IntegrityError, transaction
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from .errors import DomainError
 from .models import IdempotencyKey
-from .problems import PROBLEM_CONTENT_TYPE, Problem, problem_for_exception
+from .problems import PROBLEM_CONTENT_TYPE, problem_for_exception
 
 HEADER = "Idempotency-Key"
 _KEY = re.compile(r"[\x21-\x7e]{1,255}")  # visible ASCII, like other HTTP tokens
@@ -35,8 +35,7 @@ def fingerprint(request: Request) -> str:
 
 def _replay(stored: IdempotencyKey, print_: str) -> Response:
     if stored.fingerprint != print_:
-        raise Problem(
-            422,
+        raise DomainError(
             "idempotency_key_reused",
             "this Idempotency-Key was used for a different request",
         )
@@ -56,8 +55,7 @@ def idempotent(request: Request, handler: Callable[[], Response]) -> Response:
     if key is None:
         return handler()
     if not _KEY.fullmatch(key):  # fullmatch: "$" would let a trailing newline through
-        raise Problem(
-            400,
+        raise DomainError(
             "invalid_idempotency_key",
             "Idempotency-Key must be 1 to 255 visible ASCII characters",
         )

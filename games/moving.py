@@ -3,7 +3,7 @@
 Undo and resign are service moves, not engine rules: undo replays the effective move list
 minus its last move from the deal's deck, resign ends the play. The play row is locked
 first, so concurrent requests with the same ``seq`` serialise: the first applies, the
-others find the sequence moved on (409 ``stale_sequence``). The SQL is in
+others find the sequence moved on (``stale_sequence``). The SQL is in
 ``games.movelog``; no ORM model instance is built on this path except once a play ends
 (the ``play_finished`` receivers get the ``Play``).
 
@@ -23,9 +23,10 @@ from typing import Any
 from django.utils import timezone
 
 from . import engine
+from .errors import DomainError
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
-from .problems import Problem, redact_cards
+from .problems import redact_cards
 from .signals import play_finished
 
 UNDO = "undo"
@@ -43,7 +44,7 @@ def apply_moves(
 ) -> PlayRow:
     """Apply a batch of moves in order, all or nothing (see the module)."""
     if not 1 <= len(moves) <= MAX_BATCH:  # pragma: no cover - the view checks the shape
-        raise Problem(400, "validation_error", f"a batch has 1 to {MAX_BATCH} moves")
+        raise DomainError("validation_error", f"a batch has 1 to {MAX_BATCH} moves")
     return _apply(play_id, player.pk, seq, moves, batch=True)
 
 
@@ -53,12 +54,11 @@ def _apply(
     with MoveTransaction() as tx:
         play = tx.lock(play_id, player_id)
         if play is None:
-            raise Problem(404, "not_found", "no such play")
+            raise DomainError("not_found", "no such play")
         if play.finished:
-            raise Problem(409, "play_finished", f"this play is over ({play.status})")
+            raise DomainError("play_finished", f"this play is over ({play.status})")
         if seq != play.seq:
-            raise Problem(
-                409,
+            raise DomainError(
                 "stale_sequence",
                 f"the play is at seq {play.seq}, the move was sent for seq {seq}",
                 seq=play.seq,
@@ -93,21 +93,21 @@ class _Run:
         self.pending: list[tuple[dict[str, Any], bool]] = []  # this request's rows so far
         self.revealed = False
 
-    def _problem(self, index: int, status: int, code: str, detail: str, **extra: Any) -> Problem:
+    def _refusal(self, index: int, code: str, detail: str, **extra: Any) -> DomainError:
+        """A refusal of the move at ``index``; in a batch it names the move."""
         if self.batch:
-            return Problem(status, code, f"move {index}: {detail}", index=index, **extra)
-        return Problem(status, code, detail, **extra)
+            return DomainError(code, f"move {index}: {detail}", index=index, **extra)
+        return DomainError(code, detail, **extra)
 
     def step(
         self, index: int, move: engine.Move, state: engine.State
     ) -> tuple[engine.State, LogRow]:
         play = self.play
         if play.finished:
-            raise self._problem(index, 409, "play_finished", f"this play is over ({play.status})")
+            raise self._refusal(index, "play_finished", f"this play is over ({play.status})")
         if self.batch and play.ranked and self.revealed:
-            raise self._problem(
+            raise self._refusal(
                 index,
-                422,
                 "batch_after_reveal",
                 "in a ranked play, a move that turns a face-down card or deals ends its batch",
             )
@@ -122,9 +122,8 @@ class _Run:
             except engine.IllegalMove as error:
                 shown = _shown_cards(engine.visible(state))
                 detail = redact_cards(error.detail, shown)
-                raise self._problem(
+                raise self._refusal(
                     index,
-                    422,
                     "illegal_move",
                     f"illegal move ({error.code}): {detail}",
                     rule=error.code,
@@ -159,11 +158,10 @@ class _Run:
             elif kind != RESIGN:
                 effective.append((logged, revealed))
         if not effective:
-            raise self._problem(index, 422, "nothing_to_undo", "there is no move to undo")
+            raise self._refusal(index, "nothing_to_undo", "there is no move to undo")
         if self.play.ranked and effective[-1][1]:
-            raise self._problem(
+            raise self._refusal(
                 index,
-                422,
                 "undo_forbidden",
                 "a move that turned a face-down card or dealt cannot be undone in a ranked play",
             )

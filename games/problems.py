@@ -1,9 +1,11 @@
 """RFC 9457 problem details for every error the service answers.
 
-Every refusal, whichever layer makes it (DRF, the engine, Django's URL resolver, the body
-size middleware), leaves as ``application/problem+json`` with ``type``, ``title``,
-``status``, ``detail`` and a stable machine-readable ``code`` (API.md), plus extra members
-where they help (``rule`` for an illegal move, ``errors`` for field validation).
+Every refusal, whichever layer makes it (a service's ``games.errors.DomainError``, DRF, the
+engine, Django's URL resolver, the body size middleware), leaves as
+``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and a stable
+machine-readable ``code`` (API.md), plus extra members where they help (``rule`` for an
+illegal move, ``errors`` for field validation). The status of a domain error is the
+catalogue's for its code (``games.catalogue``): the raiser never names one.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rest_framework.views import set_rollback
 
 from . import engine
 from .catalogue import CATALOGUE, RULES, status_of
+from .errors import DomainError
 from .outage import CODE, database_problem, is_database_outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -119,6 +122,14 @@ def engine_problem(error: engine.EngineError) -> Problem:
     return Problem(status_of(error.code, default=400), error.code, error.detail)
 
 
+def domain_problem(error: DomainError) -> Problem | None:
+    """A service's refusal as the problem its code stands for: the status and title are the
+    catalogue's. ``None`` for a code the catalogue lacks: that is a bug, answered 500."""
+    if error.code not in CATALOGUE:
+        return None
+    return Problem.of(error.code, error.detail, **error.extra)
+
+
 def redact_cards(text: str, allowed: set[str]) -> str:
     """Replace every card name in ``text`` that is not in ``allowed`` by 'a hidden card'."""
 
@@ -169,6 +180,11 @@ def problem_for_exception(exc: Exception) -> tuple[dict[str, Any], int, dict[str
         return database_problem(exc)
     if isinstance(exc, engine.EngineError):
         exc = engine_problem(exc)
+    if isinstance(exc, DomainError):
+        problem = domain_problem(exc)
+        if problem is None:
+            return None
+        exc = problem
     if isinstance(exc, Problem):
         return exc.body(), exc.status_code, headers
     if isinstance(exc, Http404):
@@ -236,6 +252,10 @@ def server_error(request: HttpRequest) -> JsonResponse:
     if is_database_outage(error):
         body, status_code, headers = database_problem(error)
         return problem_response(status_code, CODE, body["detail"], headers=headers)
+    if isinstance(error, DomainError) and error.code in CATALOGUE:
+        # A service's refusal that reached Django below DRF (a middleware, a plain view) is
+        # still an answer, not a crash: the same document DRF's handler would have made.
+        return problem_response(status_of(error.code), error.code, error.detail, **error.extra)
     return problem_response(
         status.HTTP_500_INTERNAL_SERVER_ERROR, "server_error", "an unexpected error occurred"
     )

@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from . import engine
 from .daily import daily_deal, utc_today
+from .errors import DomainError
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
-from .problems import Problem
 from .signals import play_finished
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,8 @@ def start_play(
     """Start a ranked play of today's daily deal, or a practice play of a seed, deck or
     PySolFC deal number. Exactly one source must be given (the serializer checks it).
 
-    Engine errors (unknown preset or option, bad deck, seed out of range) propagate and
-    become 400 problems; a second ranked play of the same preset and day is 409.
+    Engine errors (unknown preset or option, bad deck, seed out of range) propagate; a
+    second ranked play of the same preset and day is ``DomainError`` ``already_played``.
     """
     rules = engine.get_rules(preset, options or {})
     if daily is not None:
@@ -65,7 +65,7 @@ def start_play(
         cards = engine.parse_deck(deck)
         deal = None
     else:  # pragma: no cover - the serializer requires one source
-        raise Problem(400, "validation_error", "give one of daily, seed, deck or pysol_deal")
+        raise DomainError("validation_error", "give one of daily, seed, deck or pysol_deal")
 
     state = engine.new_game(rules, cards)
     ranked = daily is not None
@@ -105,9 +105,8 @@ def start_play(
     return play
 
 
-def _already_played(preset: str, day: dt.date) -> Problem:
-    return Problem(
-        409,
+def _already_played(preset: str, day: dt.date) -> DomainError:
+    return DomainError(
         "already_played",
         f"you already have a ranked {preset} play for {day.isoformat()}",
     )
@@ -116,16 +115,15 @@ def _already_played(preset: str, day: dt.date) -> Problem:
 def _daily_deal_for_ranked_play(day: dt.date, preset: str) -> Deal:
     today = utc_today()
     if day > today:
-        raise Problem(404, "daily_not_available", f"the daily deals of {day} are not out yet")
+        raise DomainError("daily_not_available", f"the daily deals of {day} are not out yet")
     if day < today:
-        raise Problem(
-            400,
+        raise DomainError(
             "daily_over",
             f"the day {day} is over (UTC); only today's deal ({today}) can be played ranked",
         )
     deal = daily_deal(day, preset)
     if deal is None:
-        raise Problem(404, "daily_not_available", f"no daily {preset} deal for {day} yet")
+        raise DomainError("daily_not_available", f"no daily {preset} deal for {day} yet")
     return deal
 
 
@@ -171,5 +169,5 @@ def get_play(play_id: uuid.UUID | str, player: AbstractBaseUser) -> Play:
     """The caller's play; another player's play is indistinguishable from a missing one."""
     play = Play.objects.filter(pk=play_id, player_id=player.pk).first()
     if play is None:
-        raise Problem(404, "not_found", "no such play")
+        raise DomainError("not_found", "no such play")
     return play

@@ -1,7 +1,7 @@
 """Groups: a private board of friends, joined by invite code.
 
-Only members see a group; to anyone else it does not exist (404). ``?group=ID`` on a board
-ranks only its members (:func:`member_ids`, read from PostgreSQL).
+Only members see a group; to anyone else it does not exist (``group_not_found``).
+``?group=ID`` on a board ranks only its members (:func:`member_ids`, read from PostgreSQL).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 
-from games.problems import Problem
+from games.errors import DomainError
 
 from .models import Group, Membership
 
@@ -21,8 +21,8 @@ def group_limit() -> int:
     return settings.LEADERBOARD_GROUP_MAX_MEMBERS
 
 
-def _not_found() -> Problem:
-    return Problem(404, "group_not_found", "no such group (or you are not a member)")
+def _not_found() -> DomainError:
+    return DomainError("group_not_found", "no such group (or you are not a member)")
 
 
 def create_group(user: Any, name: str) -> Group:
@@ -34,7 +34,7 @@ def create_group(user: Any, name: str) -> Group:
                 return group
         except IntegrityError:
             continue
-    raise Problem(503, "try_again", "could not allocate an invite code, please retry")
+    raise DomainError("try_again", "could not allocate an invite code, please retry")
 
 
 def my_groups(user: Any):
@@ -44,11 +44,12 @@ def my_groups(user: Any):
 
 
 def group_for(user: Any, group_id: Any) -> Group:
-    """The group if ``user`` belongs to it; 404 otherwise (other groups do not exist)."""
+    """The group if ``user`` belongs to it; ``group_not_found`` otherwise (other groups do
+    not exist)."""
     try:
         group_id = int(group_id)
     except (TypeError, ValueError):
-        raise Problem(400, "invalid_group", "a group id is an integer") from None
+        raise DomainError("invalid_group", "a group id is an integer") from None
     group = my_groups(user).filter(pk=group_id).first()
     if group is None:
         raise _not_found()
@@ -61,11 +62,11 @@ def join_group(user: Any, code: str) -> tuple[Group, bool]:
     with transaction.atomic():
         group = Group.objects.select_for_update().filter(code=code).first()
         if group is None:
-            raise Problem(404, "invalid_invite_code", "no group has that invite code")
+            raise DomainError("invalid_invite_code", "no group has that invite code")
         if Membership.objects.filter(group=group, player=user).exists():
             return group_for(user, group.pk), False
         if group.memberships.count() >= group_limit():
-            raise Problem(409, "group_full", f"a group has at most {group_limit()} members")
+            raise DomainError("group_full", f"a group has at most {group_limit()} members")
         Membership.objects.create(group=group, player=user)
     return group_for(user, group.pk), True
 

@@ -29,6 +29,7 @@ from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from .. import accounts, daily, engine, outage, redis_guard, services
 from ..auth import ClaimsJWTAuthentication
+from ..errors import DomainError
 from ..idempotency import idempotent
 from ..models import Play
 from ..preset_texts import preset_document
@@ -541,9 +542,9 @@ class MovesView(APIView):
         def applied(apply: Callable[[], Any]) -> Response:
             try:
                 play = apply()
-            except Problem as problem:
-                if if_match is not None and problem.problem_code == "stale_sequence":
-                    raise caching.precondition_failed(problem.extra.get("seq")) from None
+            except DomainError as error:
+                if if_match is not None and error.code == "stale_sequence":
+                    raise caching.precondition_failed(error.extra.get("seq")) from None
                 raise
             return Response(PlaySerializer(play).data)
 

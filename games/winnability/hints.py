@@ -18,7 +18,7 @@ positions could otherwise undo each other).  Answers are cached per exact positi
 solver version in the key): decided ones in the
 Django cache and in the database (:class:`.models.HintAnswer`, so they survive a cache
 flush and are shared by every web process), ``unknown`` only in the Django cache, for a
-few minutes.  Ranked plays get no hints (403 ``hints_not_allowed``).
+few minutes.  Ranked plays get no hints (``hints_not_allowed``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from django.core.cache import cache
 from django.db import DatabaseError
 
 from games import engine, services
-from games.problems import Problem
+from games.errors import DomainError
 from games.solver import UNWINNABLE, WINNABLE, solve_state
 
 from .configs import solver_version
@@ -172,13 +172,12 @@ def hint(play_id: uuid.UUID | str, player: AbstractBaseUser) -> dict[str, Any]:
     """The hint for the caller's practice play at its current position."""
     play = services.get_play(play_id, player)
     if play.ranked:
-        raise Problem(
-            403,
+        raise DomainError(
             "hints_not_allowed",
             "hints are for practice plays; a ranked daily play gets none",
         )
     if play.finished:
-        raise Problem(409, "play_finished", f"this play is over ({play.status})")
+        raise DomainError("play_finished", f"this play is over ({play.status})")
     state = engine.state_from_json(services.rules_of(play), play.state)
     found, cached = cached_or_solved(state)
     answer = {"result": found["result"], "move": found["move"], "seq": play.seq, "cached": cached}
