@@ -9,7 +9,7 @@ import pytest
 
 from games.models import Move
 
-from .helpers import client_for, make_user
+from tests.factories import client_for, make_user
 from .tally import check
 
 pytestmark = pytest.mark.django_db
