@@ -8,8 +8,8 @@ import uuid
 import pytest
 
 from games.models import Move
-
 from tests.factories import client_for, make_user
+
 from .tally import check
 
 pytestmark = pytest.mark.django_db
