@@ -13,6 +13,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,7 +156,9 @@ class Player:
                 response = self.session.request(
                     method, base + path, json=body, headers=headers, timeout=15
                 )
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                # Refused, reset, or cut mid-body (a worker killed while it answered over a
+                # kept-alive connection): a real client retries with the same key.
                 self.tally.drop()
                 time.sleep(0.05)
                 continue
@@ -254,6 +257,22 @@ def board_differences(client: redis.Redis) -> list[str]:
         if actual != expected:
             problems.append(f"{ref.redis_key}: redis {len(actual)} entries, pg {len(expected)}")
     return problems
+
+
+def catch_up_until_boards_equal(
+    client: redis.Redis, run_catch_up: Callable[[], object], timeout: float = 45.0
+) -> None:
+    """Run the catch-up (the every-minute beat task) every few seconds until the Redis
+    boards equal PostgreSQL's: a board whose rebuild died with a killed process stays
+    locked until its lock expires (the servers' LEADERBOARD_REBUILD_LOCK_SECONDS, 5 s
+    here), then the catch-up rebuilds it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        run_catch_up()
+        if not board_differences(client) or time.monotonic() > deadline:
+            break
+        time.sleep(2)
+    wait_boards_equal(client, timeout=5)
 
 
 def wait_boards_equal(client: redis.Redis, timeout: float = 20.0) -> None:

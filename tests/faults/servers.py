@@ -141,6 +141,8 @@ def server_env(redis_url: str, db_url: str, **extra: str) -> dict[str, str]:
         GUNICORN_WORKERS="2",
         GUNICORN_ACCESSLOG="",
         LOG_LEVEL="WARNING",
+        # A rebuild lock left by a killed worker expires within seconds (30 in service).
+        LEADERBOARD_REBUILD_LOCK_SECONDS="5",
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)
