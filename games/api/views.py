@@ -27,16 +27,10 @@ from rest_framework.views import APIView
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from .. import accounts, daily, engine, outage, redis_guard, services
-from ..auth import ClaimsJWTAuthentication
-from ..errors import DomainError
-from ..idempotency import idempotent
-from ..models import Play
-from ..preset_texts import preset_document
-from ..problems import Problem
-from ..winnability.selectors import preset_winnability
-from . import caching
-from .openapi import (
+from config import redis_guard
+from config.web import caching, outage
+from config.web.idempotency import idempotent
+from config.web.openapi import (
     AUTH_REQUIRED,
     BODY,
     CONTENT_LANGUAGE,
@@ -50,9 +44,17 @@ from .openapi import (
     caching_headers,
     problems,
 )
+from config.web.params import parse_day
+from config.web.problems import Problem
+
+from .. import accounts, daily, engine, services
+from ..auth import ClaimsJWTAuthentication
+from ..errors import DomainError
+from ..models import Play
+from ..preset_texts import preset_document
+from ..winnability.selectors import preset_winnability
 from .pagination import PAGINATION_PARAMETERS, PlayCursor
 from .params import (
-    parse_day,
     parse_moves,
     plain_batch_request,
     plain_move_request,

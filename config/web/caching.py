@@ -13,7 +13,7 @@ How long each answer holds (README, section Caching):
 alternative to sending ``seq``; a tag of another version is 412 ``precondition_failed``.
 
 Tags of computed bodies hash the JSON and the response language, so each translation has a
-tag of its own. ``games.middleware.CompressionMiddleware`` sends a compressed body's tag as
+tag of its own. ``config.web.middleware.CompressionMiddleware`` sends a compressed body's tag as
 ``"<tag>-gzip"``; both spellings (and ``W/`` ones, by the weak comparison RFC 9110 asks of
 ``If-None-Match``) match here.
 """
@@ -31,8 +31,8 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ..middleware import GZIP_ETAG_SUFFIX
-from ..problems import Problem
+from .middleware import GZIP_ETAG_SUFFIX
+from .problems import Problem
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 STATIC = "public, max-age=86400"
