@@ -426,7 +426,10 @@ CORS_EXPOSE_HEADERS = [
 CORS_PREFLIGHT_MAX_AGE = 86400
 
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "games" / "locale"]
+# The error catalogue's translations belong to the shared web layer (config/web/catalogue.py);
+# the presets' to the games app. config is not an app, so both are listed here (Django merges
+# them; manage.py compile_translations compiles every one).
+LOCALE_PATHS = [BASE_DIR / "config" / "locale", BASE_DIR / "games" / "locale"]
 
 SPECTACULAR_SETTINGS.update(
     {
