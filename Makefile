@@ -21,8 +21,9 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -q -e '.[test]'
 	@touch $(STAMP)
 
-# The gettext catalogues (games/locale/*/LC_MESSAGES/django.po → .mo) are compiled in pure
-# Python (Babel), so no GNU gettext is needed; only stale ones are rewritten.
+# The gettext catalogues (config/locale: the error catalogue; games/locale: the presets;
+# */LC_MESSAGES/django.po → .mo) are compiled in pure Python (Babel), so no GNU gettext is
+# needed; only stale ones are rewritten.
 install: $(STAMP)
 	@$(PY) manage.py compile_translations
 

@@ -72,8 +72,8 @@ def problem(status: int) -> dict[str, Any]:
     try:
         from django.utils import translation
 
-        from games.catalogue import CATALOGUE
-        from games.problems import problem_body
+        from config.web.catalogue import CATALOGUE
+        from config.web.problems import problem_body
 
         with translation.override("en"):
             entry = CATALOGUE[code]

@@ -105,8 +105,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "games.api.throttling.RateLimitHeadersMiddleware",
-    "games.middleware.BodySizeLimitMiddleware",
+    "config.web.throttling.RateLimitHeadersMiddleware",
+    "config.web.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -151,7 +151,7 @@ if not USING_POSTGRES:
     # SQLite keeps a connection per thread; persistent connections buy nothing there.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 else:
-    # An unreachable server fails a request in seconds (a 503, games.outage), not minutes.
+    # An unreachable server fails a request in seconds (a 503, config.web.outage), not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         # Longer under pytest: a loaded CI machine must not turn a slow connect into a 503.
         "connect_timeout",
@@ -166,7 +166,7 @@ if REDIS_URL and TESTING:
     REDIS_URL = redis_url_with_db(REDIS_URL, REDIS_TEST_DB)
 
 # Redis only accelerates (README, "Faults"): short timeouts, no retries, and a circuit
-# breaker (games.redis_guard) in front of the cache, the throttles and the leaderboards.
+# breaker (config.redis_guard) in front of the cache, the throttles and the leaderboards.
 # In-process tests on a shared, loaded machine get more slack than production; the fault
 # tests (tests/faults) run real servers with the production values.
 REDIS_CONNECT_TIMEOUT = env_float("REDIS_CONNECT_TIMEOUT", 0.5 if TESTING else 0.1)
@@ -177,11 +177,11 @@ REDIS_BREAKER_COOLDOWN = env_float("REDIS_BREAKER_COOLDOWN", 2.0)
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 
 if REDIS_URL:
-    from games.redis_guard import connection_options
+    from config.redis_guard import connection_options
 
     CACHES = {
         "default": {
-            "BACKEND": "games.cache.GuardedRedisCache",
+            "BACKEND": "config.cache.GuardedRedisCache",
             "LOCATION": REDIS_URL,
             # A test session keeps to keys of its own, so two sessions sharing the test
             # database (developers on one machine) never clear each other's throttles.
@@ -196,7 +196,7 @@ else:
             "LOCATION": "haven",
         }
     }
-# Per-process throttle counters while Redis is down (games.api.throttling).
+# Per-process throttle counters while Redis is down (config.web.throttling).
 CACHES["local"] = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "haven-local",
@@ -317,11 +317,11 @@ REST_FRAMEWORK = {
         "games.api.authentication.StrictJWTAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.web.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.problems.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["games.api.throttling.ScopedThrottle"],
+    "EXCEPTION_HANDLER": "config.web.problems.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["config.web.throttling.ScopedThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "plays": os.environ.get("THROTTLE_PLAYS", "120/min"),
         "moves": os.environ.get("THROTTLE_MOVES", "600/min"),
@@ -378,18 +378,18 @@ INSTALLED_APPS += ["corsheaders", "drf_spectacular_sidecar"]
 # any layer below still carries the CORS headers, so a browser client can read it.
 MIDDLEWARE.insert(0, "corsheaders.middleware.CorsMiddleware")
 # The language is chosen before the body-size check, so even a 413 speaks it; compression
-# wraps everything below it (games.middleware.CompressionMiddleware says what it skips).
-MIDDLEWARE.remove("games.middleware.BodySizeLimitMiddleware")
+# wraps everything below it (config.web.middleware.CompressionMiddleware says what it skips).
+MIDDLEWARE.remove("config.web.middleware.BodySizeLimitMiddleware")
 MIDDLEWARE[MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware") + 1 : 0] = [
-    "games.middleware.LanguageMiddleware",
-    "games.middleware.BodySizeLimitMiddleware",
+    "config.web.middleware.LanguageMiddleware",
+    "config.web.middleware.BodySizeLimitMiddleware",
 ]
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "games.middleware.CompressionMiddleware",
+    "config.web.middleware.CompressionMiddleware",
 )
 
-# GZip of large answers (games.middleware.CompressionMiddleware). Off by default under
+# GZip of large answers (config.web.middleware.CompressionMiddleware). Off by default under
 # pytest only because schemathesis' in-process WSGI transport asks for gzip and cannot
 # decode it; the compression tests switch it on.
 GZIP_RESPONSES = env_bool("GZIP_RESPONSES", not TESTING)
@@ -426,7 +426,10 @@ CORS_EXPOSE_HEADERS = [
 CORS_PREFLIGHT_MAX_AGE = 86400
 
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "games" / "locale"]
+# The error catalogue's translations belong to the shared web layer (config/web/catalogue.py);
+# the presets' to the games app. config is not an app, so both are listed here (Django merges
+# them; manage.py compile_translations compiles every one).
+LOCALE_PATHS = [BASE_DIR / "config" / "locale", BASE_DIR / "games" / "locale"]
 
 SPECTACULAR_SETTINGS.update(
     {
@@ -435,7 +438,7 @@ SPECTACULAR_SETTINGS.update(
         "REDOC_DIST": "SIDECAR",
         "POSTPROCESSING_HOOKS": [
             "drf_spectacular.hooks.postprocess_schema_enums",
-            "games.api.openapi.postprocess",
+            "config.web.openapi.postprocess",
         ],
         "ENUM_NAME_OVERRIDES": {
             **SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"],
@@ -452,15 +455,15 @@ SPECTACULAR_SETTINGS.update(
 WHITENOISE_ROOT = BASE_DIR / "webclient"
 WHITENOISE_INDEX_FILE = True
 # --- Hostile input (README "Hostile input") ----------------------------------------------
-# JSON bodies nested deeper than this are refused with 400 invalid_json (games.api.parsers).
+# JSON bodies nested deeper than this are refused with 400 invalid_json (config.web.parsers).
 JSON_MAX_DEPTH = env_int("JSON_MAX_DEPTH", 32)
 # Control characters anywhere in a URL's path or query are refused with a 400 problem.
-MIDDLEWARE.insert(1, "games.middleware.ControlCharacterURLMiddleware")
+MIDDLEWARE.insert(1, "config.web.middleware.ControlCharacterURLMiddleware")
 # Django's CSRF refusal (the admin's forms) as a problem document, like every other error.
-CSRF_FAILURE_VIEW = "games.problems.csrf_failure"
+CSRF_FAILURE_VIEW = "config.web.problems.csrf_failure"
 # Parameter formats and the 400 every operation can give, in the OpenAPI schema.
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
-    "games.api.schema.describe_parameters",
-    "games.api.schema_limits.declare_limits",
+    "config.web.schema.describe_parameters",
+    "config.web.schema_limits.declare_limits",
 ]

@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from games.api.schema import RedocView, SwaggerView
+from config.web.schema import RedocView, SwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -23,7 +23,7 @@ urlpatterns = [
     path("api/v1/", include("leaderboard.urls")),
 ]
 
-handler400 = "games.problems.bad_request"
-handler403 = "games.problems.permission_denied"
-handler404 = "games.problems.page_not_found"
-handler500 = "games.problems.server_error"
+handler400 = "config.web.problems.bad_request"
+handler403 = "config.web.problems.permission_denied"
+handler404 = "config.web.problems.page_not_found"
+handler500 = "config.web.problems.server_error"

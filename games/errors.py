@@ -1,10 +1,10 @@
 """Domain errors: what a service raises when it refuses, with no notion of HTTP.
 
 A service (starting a play, applying a move, a hint, a group, an account) says *what* went
-wrong with a stable ``code`` from the error catalogue (``games.catalogue``), an English
+wrong with a stable ``code`` from the error catalogue (``config.web.catalogue``), an English
 ``detail`` for the developer reading it, and any ``extra`` members a client needs (``seq``
 of a stale move, ``index`` and ``rule`` of a refused move in a batch). It never says how
-the refusal travels: the web layer (``games.problems.exception_handler``) looks the code up
+the refusal travels: the web layer (``config.web.problems.exception_handler``) looks the code up
 in the catalogue for its HTTP status and title, so one condition has one status wherever it
 is raised. A Celery task or a management command that meets one sees a plain exception.
 

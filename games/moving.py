@@ -22,11 +22,12 @@ from typing import Any
 
 from django.utils import timezone
 
+from config.web.problems import redact_cards
+
 from . import engine
 from .errors import DomainError
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
-from .problems import redact_cards
 from .signals import play_finished
 
 UNDO = "undo"

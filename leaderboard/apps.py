@@ -9,8 +9,8 @@ class LeaderboardConfig(AppConfig):
     verbose_name = "Leaderboards"
 
     def ready(self) -> None:
+        from config.redis_guard import breaker
         from games.models import Play
-        from games.redis_guard import breaker
         from games.signals import play_finished
 
         from .catchup import catch_up_in_background

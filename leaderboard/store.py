@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import redis
 from django.conf import settings
 
-from games import redis_guard
+from config import redis_guard
 
 SENTINEL = "~"
 _local = threading.local()
@@ -67,7 +67,7 @@ def _client() -> redis.Redis:
         raise StoreUnavailable("REDIS_URL is not set")
     cached = getattr(_local, "client", None)
     if cached is None or cached[0] != url:
-        # The short timeouts of every Redis client here (games.redis_guard), no retries.
+        # The short timeouts of every Redis client here (config.redis_guard), no retries.
         client = redis.Redis.from_url(
             url, decode_responses=True, protocol=2, **redis_guard.options_from_settings()
         )
@@ -83,7 +83,7 @@ def outage_known() -> bool:
 @contextmanager
 def _guarded() -> Iterator[None]:
     """Redis calls under the process's circuit breaker: a Redis that failed a moment ago
-    is not waited on again (:mod:`games.redis_guard`); any failure is StoreUnavailable."""
+    is not waited on again (:mod:`config.redis_guard`); any failure is StoreUnavailable."""
     try:
         with redis_guard.guarded():
             yield

@@ -113,8 +113,8 @@ def _forget_checked_accounts():
 
 @pytest.fixture(autouse=True)
 def _closed_redis_breaker():
-    """Every test starts with the process's Redis circuit breaker closed (games.redis_guard)."""
-    from games.redis_guard import breaker
+    """Every test starts with the process's Redis circuit breaker closed (config.redis_guard)."""
+    from config.redis_guard import breaker
 
     breaker.reset()
     yield

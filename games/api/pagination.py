@@ -8,7 +8,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 
-from ..problems import Problem
+from config.web.problems import Problem
 
 
 class PlayCursor(CursorPagination):

@@ -20,21 +20,21 @@ from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
 
-from games.winnability.serializers import WinnabilitySerializer
-
-from .. import accounts, daily, services
-from ..models import Deal, Move, Play, PlayStatus, Verdict
-from ..moving import MAX_BATCH
-from ..problems import Problem
-from .authentication import claimed_user_id
-from .fields import (
+from config.web.fields import (
     StrictBooleanField,
     StrictCharField,
     StrictDateField,
     StrictIntegerField,
     is_card_token,
 )
-from .openapi import MOVE_REF
+from config.web.openapi import MOVE_REF
+from config.web.problems import Problem
+from games.winnability.serializers import WinnabilitySerializer
+
+from .. import accounts, daily, services
+from ..models import Deal, Move, Play, PlayStatus, Verdict
+from ..moving import MAX_BATCH
+from .authentication import claimed_user_id
 
 #: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
 PUBLIC_VERDICTS = [
@@ -46,7 +46,7 @@ PUBLIC_VERDICTS = [
 
 @extend_schema_field(MOVE_REF)
 class MoveField(serializers.JSONField):
-    """A move in the API's form (``games.api.openapi.MOVE_COMPONENTS``: one union on
+    """A move in the API's form (``config.web.openapi.MOVE_COMPONENTS``: one union on
     ``type`` for requests, ``legal_moves``, solutions and logs); the engine parses it."""
 
 

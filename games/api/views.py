@@ -27,16 +27,10 @@ from rest_framework.views import APIView
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from .. import accounts, daily, engine, outage, redis_guard, services
-from ..auth import ClaimsJWTAuthentication
-from ..errors import DomainError
-from ..idempotency import idempotent
-from ..models import Play
-from ..preset_texts import preset_document
-from ..problems import Problem
-from ..winnability.selectors import preset_winnability
-from . import caching
-from .openapi import (
+from config import redis_guard
+from config.web import caching, outage
+from config.web.idempotency import idempotent
+from config.web.openapi import (
     AUTH_REQUIRED,
     BODY,
     CONTENT_LANGUAGE,
@@ -50,9 +44,18 @@ from .openapi import (
     caching_headers,
     problems,
 )
+from config.web.params import parse_day
+from config.web.problems import Problem
+
+from .. import accounts, daily, engine, services
+from ..auth import ClaimsJWTAuthentication
+from ..errors import DomainError
+from ..models import Play
+from ..preset_texts import preset_document
+from ..winnability.selectors import preset_winnability
+from . import etags
 from .pagination import PAGINATION_PARAMETERS, PlayCursor
 from .params import (
-    parse_day,
     parse_moves,
     plain_batch_request,
     plain_move_request,
@@ -386,7 +389,7 @@ class PlaysView(generics.GenericAPIView):
         if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
             play_id = response.data["id"]
             response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
-            response["ETag"] = caching.play_etag(play_id, response.data["seq"])
+            response["ETag"] = etags.play_etag(play_id, response.data["seq"])
         return response
 
 
@@ -406,7 +409,7 @@ class PlayDetailView(APIView):
         """The play's visible state, score and legal moves (another player's play is 404).
         Its ETag changes exactly when its ``seq`` does: poll with ``If-None-Match``."""
         play = services.get_play(play_id, request.user)
-        etag = caching.play_etag(play.id, play.seq)
+        etag = etags.play_etag(play.id, play.seq)
         if caching.is_fresh(request, etag):
             return caching.not_modified(etag, caching.PRIVATE)
         return caching.cached(request, PlaySerializer(play).data, caching.PRIVATE, etag=etag)
@@ -430,7 +433,7 @@ class MovesView(APIView):
         """Every row of the play's move log in order, with its time (undo rows included).
         Its ETag, like the play's, changes exactly when the play's ``seq`` does."""
         play = services.get_play(play_id, request.user)
-        etag = caching.play_etag(play.id, play.seq)
+        etag = etags.play_etag(play.id, play.seq)
         if caching.is_fresh(request, etag):
             return caching.not_modified(etag, caching.PRIVATE)
         body = MoveLogSerializer({"play": play.id, "moves": play.moves.all()}).data
@@ -509,7 +512,7 @@ class MovesView(APIView):
 
         def expected_seq(body_seq: int | None) -> int:
             try:
-                return caching.expected_seq(if_match, play_id, body_seq)
+                return etags.expected_seq(if_match, play_id, body_seq)
             except Problem as problem:
                 if problem.problem_code == "precondition_failed":
                     # Someone else's play, or none, is 404 whatever the If-Match says.
@@ -544,12 +547,12 @@ class MovesView(APIView):
                 play = apply()
             except DomainError as error:
                 if if_match is not None and error.code == "stale_sequence":
-                    raise caching.precondition_failed(error.extra.get("seq")) from None
+                    raise etags.precondition_failed(error.extra.get("seq")) from None
                 raise
             return Response(PlaySerializer(play).data)
 
         response = idempotent(request, move)
         if response.status_code == status.HTTP_200_OK:
-            response["ETag"] = caching.play_etag(play_id, response.data["seq"])
+            response["ETag"] = etags.play_etag(play_id, response.data["seq"])
             response["Cache-Control"] = caching.PRIVATE
         return response

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.openapi import problems
+from config.web.openapi import problems
 
 from . import hints
 from .serializers import HintSerializer

@@ -6,7 +6,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.api.fields import StrictCharField, no_control_characters
+from config.web.fields import StrictCharField, no_control_characters
 
 from ..models import Group
 

@@ -23,9 +23,8 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from games import accounts, daily, engine
-from games.api import caching
-from games.api.openapi import (
+from config.web import caching
+from config.web.openapi import (
     AUTH_REQUIRED,
     BODY,
     IF_NONE_MATCH,
@@ -34,8 +33,9 @@ from games.api.openapi import (
     caching_headers,
     problems,
 )
-from games.api.params import parse_day, week_in_range
-from games.problems import Problem, engine_problem
+from config.web.params import parse_day, week_in_range
+from config.web.problems import Problem, engine_problem
+from games import accounts, daily, engine
 
 from .. import boards, freezing, groups, profiles, ranking
 from ..boards import BoardRef

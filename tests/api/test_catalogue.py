@@ -1,5 +1,5 @@
 """One error catalogue: every code the source raises, the schema lists or the README names
-is a row of ``games.catalogue`` with one status, used everywhere."""
+is a row of ``config.web.catalogue`` with one status, used everywhere."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.catalogue import CATALOGUE, RULES
+from config.web.catalogue import CATALOGUE, RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [

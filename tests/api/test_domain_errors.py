@@ -1,5 +1,5 @@
 """Services raise domain errors (a catalogue code, a detail, extra members) and know no HTTP;
-the one web layer (``games.problems``) gives them the catalogue's status and title."""
+the one web layer (``config.web.problems``) gives them the catalogue's status and title."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.exceptions import APIException
 
-from games import engine, problems, services
-from games.catalogue import CATALOGUE, status_of
+from config.web import problems
+from config.web.catalogue import CATALOGUE, status_of
+from games import engine, services
 from games.errors import DomainError
 from games.task_policy import RETRYABLE
 from leaderboard import groups
@@ -26,7 +27,7 @@ SERVICES = [
     "games/services.py",
     "games/moving.py",
     "games/accounts.py",
-    "games/idempotency.py",
+    "config/web/idempotency.py",
     "games/winnability/hints.py",
     "leaderboard/groups.py",
 ]

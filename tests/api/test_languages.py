@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from config.web.catalogue import CATALOGUE, RULES
 from games import engine
-from games.catalogue import CATALOGUE, RULES
 from games.management.commands.compile_translations import compile_catalogues
 from games.preset_texts import PRESET_TEXTS
 

@@ -13,9 +13,10 @@ import pytest
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.db import OperationalError
 
-from games import redis_guard, services
-from games.cache import GuardedRedisCache
-from games.problems import server_error
+from config import redis_guard
+from config.cache import GuardedRedisCache
+from config.web.problems import server_error
+from games import services
 
 from .helpers import assert_problem, start
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import RequestFactory
 
-from games import problems
+from config.web import problems
 
 from .helpers import assert_problem, start
 

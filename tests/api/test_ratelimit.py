@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import RequestFactory
 
-from games.api.throttling import client_address
+from config.web.throttling import client_address
 
 from .helpers import assert_problem, start
 

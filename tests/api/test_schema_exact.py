@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.catalogue import CATALOGUE
+from config.web.catalogue import CATALOGUE
 
 from .helpers import assert_problem
 

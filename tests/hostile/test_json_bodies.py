@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from games.api.parsers import BoundedJSONParser, nesting_depth
+from config.web.parsers import BoundedJSONParser, nesting_depth
+from config.web.problems import Problem
 from games.models import Move, Play
-from games.problems import Problem
 
 from .routes import benign, json_endpoints, takes_json_body
 from .tally import check, lost

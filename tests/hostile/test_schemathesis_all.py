@@ -4,7 +4,7 @@ tests/api/test_schemathesis.py asks for no 5xx and conforming responses; this ru
 checks that judge the service's answers to what it is sent: negative data (a value outside
 the schema) must be refused with a 4xx, positive data must not be, declared authentication
 must be enforced, unsupported methods must be 405 with ``Allow``. Parameters and bodies
-carry formats, patterns and ranges (``games.api.schema``), so generated values are
+carry formats, patterns and ranges (``config.web.schema``), so generated values are
 meaningful; positive and negative cases are generated (schemathesis' default modes).
 
 Every check runs; positive_data_acceptance forgives only the refusals listed in

@@ -9,12 +9,11 @@ How long each answer holds (README, section Caching):
   play's ETag is its id and ``seq``, so it changes exactly when ``seq`` does and a poll
   costs one indexed read and no serialisation when nothing moved.
 
-``If-Match`` on a move names the version of the play it is meant for (its seq), as an
-alternative to sending ``seq``; a tag of another version is 412 ``precondition_failed``.
+A play's own ETag and ``If-Match`` on moves are the games app's (``games.api.etags``).
 
 Tags of computed bodies hash the JSON and the response language, so each translation has a
-tag of its own. ``games.middleware.CompressionMiddleware`` sends a compressed body's tag as
-``"<tag>-gzip"``; both spellings (and ``W/`` ones, by the weak comparison RFC 9110 asks of
+tag of its own. ``config.web.middleware.CompressionMiddleware`` sends a compressed body's
+tag as ``"<tag>-gzip"``; both spellings (and ``W/`` ones, by the weak comparison RFC 9110 asks of
 ``If-None-Match``) match here.
 """
 
@@ -22,17 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from typing import Any
 
 from django.utils import translation
-from django.utils.translation import gettext
-from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ..middleware import GZIP_ETAG_SUFFIX
-from ..problems import Problem
+from .middleware import GZIP_ETAG_SUFFIX
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 STATIC = "public, max-age=86400"
@@ -47,20 +42,7 @@ def body_etag(data: Any) -> str:
     return '"' + hashlib.sha256(f"{language}\n{raw}".encode()).hexdigest()[:32] + '"'
 
 
-def play_etag(play_id: uuid.UUID | str, seq: int) -> str:
-    return f'"{uuid.UUID(str(play_id)).hex}.{seq}"'
-
-
-def seq_from_etag(tag: str, play_id: uuid.UUID | str) -> int | None:
-    """The seq a play ETag names, or None if ``tag`` is not a tag of this play."""
-    opaque = _opaque(tag)
-    prefix = f"{uuid.UUID(str(play_id)).hex}."
-    if not opaque.startswith(prefix) or not opaque[len(prefix) :].isdigit():
-        return None
-    return int(opaque[len(prefix) :])
-
-
-def _opaque(tag: str) -> str:
+def opaque(tag: str) -> str:
     tag = tag.strip()
     if tag.startswith("W/"):
         tag = tag[2:]
@@ -76,8 +58,8 @@ def tags(header: str) -> list[str]:
 
 def matches_any(header: str, etag: str) -> bool:
     """Weak comparison of ``etag`` with an ``If-None-Match`` list (``*`` matches)."""
-    wanted = _opaque(etag)
-    return any(tag == "*" or _opaque(tag) == wanted for tag in tags(header))
+    wanted = opaque(etag)
+    return any(tag == "*" or opaque(tag) == wanted for tag in tags(header))
 
 
 def is_fresh(request: Request, etag: str) -> bool:
@@ -108,28 +90,3 @@ def not_modified(etag: str, cache_control: str) -> Response:
     response["ETag"] = etag
     response["Cache-Control"] = cache_control
     return response
-
-
-# --- If-Match on moves ---------------------------------------------------------------------
-
-
-def precondition_failed(seq: int | None) -> Problem:
-    extra = {"seq": seq} if seq is not None else {}
-    return Problem.of(
-        "precondition_failed",
-        "If-Match does not match the play's current ETag; fetch the play again",
-        **extra,
-    )
-
-
-def expected_seq(if_match: str | None, play_id: uuid.UUID, body_seq: int | None) -> int:
-    """The seq a move is sent for: the body's, or the one its ``If-Match`` names."""
-    if if_match is None or if_match.strip() == "*":  # "*": any version of an existing play
-        if body_seq is None:
-            raise ValidationError({"seq": [gettext("This field is required.")]})
-        return body_seq
-    named = [seq_from_etag(tag, play_id) for tag in tags(if_match)]
-    seqs = {seq for seq in named if seq is not None}
-    if len(seqs) != 1 or (body_seq is not None and body_seq not in seqs):
-        raise precondition_failed(None)
-    return seqs.pop()

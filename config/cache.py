@@ -1,6 +1,6 @@
 """Django's Redis cache, degraded instead of failing when Redis does.
 
-Every operation runs under the process's circuit breaker (:mod:`games.redis_guard`): while
+Every operation runs under the process's circuit breaker (:mod:`config.redis_guard`): while
 Redis is down or hung a read is a miss and a write is dropped, after at most one short
 timeout per cool-down, so no caller of ``django.core.cache`` ever sees a Redis error.
 ``incr`` keeps Django's contract and raises ``ValueError`` (as for a missing key).

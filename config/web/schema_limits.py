@@ -2,10 +2,10 @@
 
 * Throttled operations (a view with a ``throttle_scope`` that has a rate in
   ``DEFAULT_THROTTLE_RATES``): ``RateLimit-Policy`` and ``RateLimit`` (the IETF draft,
-  ``games.api.throttling``) on their answers, and a ``429 throttled`` that carries them with
+  ``config.web.throttling``) on their answers, and a ``429 throttled`` that carries them with
   ``Retry-After``.
 * Every operation that reads the database: ``503 database_unavailable`` with
-  ``Retry-After`` (``games.outage``); ``/health`` says it in its own body, with the header.
+  ``Retry-After`` (``config.web.outage``); ``/health`` says it in its own body, with the header.
 
 The statuses come from where the answers are made, not from each view's decorator, so a new
 throttled view or a new operation is described without anyone remembering to.
@@ -17,8 +17,8 @@ from typing import Any
 
 from rest_framework.settings import api_settings
 
-from ..problems import PROBLEM_CONTENT_TYPE
 from .openapi import problem_schema
+from .problems import PROBLEM_CONTENT_TYPE
 
 _SCOPE = r'"[a-z_]+"'
 RATE_LIMIT_HEADERS: dict[str, dict[str, Any]] = {

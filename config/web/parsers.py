@@ -44,8 +44,8 @@ class BoundedJSONParser(JSONParser):
     """DRF's strict JSON parser behind a size and a nesting limit (both 4xx problems)."""
 
     def parse(self, stream: IO[bytes], media_type: str | None = None, parser_context: Any = None):
-        # Imported here: games.problems imports DRF's views, which import this parser.
-        from ..problems import Problem
+        # Imported here: config.web.problems imports DRF's views, which import this parser.
+        from .problems import Problem
 
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = stream.read() if limit is None else stream.read(limit + 1)

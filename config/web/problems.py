@@ -5,7 +5,7 @@ engine, Django's URL resolver, the body size middleware), leaves as
 ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and a stable
 machine-readable ``code`` (API.md), plus extra members where they help (``rule`` for an
 illegal move, ``errors`` for field validation). The status of a domain error is the
-catalogue's for its code (``games.catalogue``): the raiser never names one.
+catalogue's for its code (``config.web.catalogue``): the raiser never names one.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from . import engine
+from games import engine
+from games.errors import DomainError
+
 from .catalogue import CATALOGUE, RULES, status_of
-from .errors import DomainError
 from .outage import CODE, database_problem, is_database_outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"

@@ -82,7 +82,7 @@ class CompressionMiddleware(GZipMiddleware):
       name), the mix a BREACH attack needs (secret + attacker-chosen input in one compressed
       body). Other bodies hold no secret.
     * A strong ``ETag`` stays strong, as ``"<tag>-gzip"`` (one tag per content coding, as
-      RFC 9110 asks), instead of being weakened; ``games.api.caching`` matches both forms.
+      RFC 9110 asks), instead of being weakened; ``config.web.caching`` matches both forms.
     """
 
     UNCOMPRESSED_PREFIXES = ("/api/v1/auth/", "/api/v1/groups")

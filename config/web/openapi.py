@@ -1,7 +1,7 @@
 """What the OpenAPI schema says beyond the serializers, so generated clients need no edits.
 
 * Error responses: per operation and status, a problem document whose ``code`` is the enum
-  of the codes that operation can answer with that status (from ``games.catalogue``).
+  of the codes that operation can answer with that status (from ``config.web.catalogue``).
 * Headers: ``ETag`` / ``Cache-Control`` on cacheable answers, ``Location`` on 201,
   ``Idempotent-Replayed`` on idempotent POSTs, ``Retry-After`` on 429; ``If-None-Match``,
   ``If-Match``, ``Accept-Language`` and ``?lang`` as request parameters.
@@ -20,8 +20,8 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
-from ..catalogue import CATALOGUE, codes_for
-from ..problems import PROBLEM_CONTENT_TYPE
+from .catalogue import CATALOGUE, codes_for
+from .problems import PROBLEM_CONTENT_TYPE
 
 MOVE_REF = {"$ref": "#/components/schemas/Move"}
 

@@ -15,10 +15,10 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 
 from games import engine
 
-from ..problems import PROBLEM_CONTENT_TYPE
 from .openapi import problem_schema
+from .problems import PROBLEM_CONTENT_TYPE
 
-# Days of 2000-2999 (the service's range, games.api.params); a regular expression cannot
+# Days of 2000-2999 (the service's range, config.web.params); a regular expression cannot
 # know February's length or which years have a week 53: those are refused with a 400.
 DAY = r"2[0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
 WEEK = r"2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-3])"
@@ -37,7 +37,7 @@ PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("query", "options"): {"type": "string", "pattern": f"^({OPTION}(,{OPTION})*)?$"},
     ("query", "cursor"): {"type": "string", "pattern": r"^[A-Za-z0-9_-]*$"},  # base64url
     ("query", "group"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
-    # ?lang stays the enum games.api.openapi declares: generated clients type it (the
+    # ?lang stays the enum config.web.openapi declares: generated clients type it (the
     # Python client's PresetsListLang), so a plain pattern here broke them.
     ("query", "page_size"): {"type": "integer", "minimum": 1, "maximum": 100},
     ("query", "n"): {"type": "integer", "minimum": 0, "maximum": 50},
@@ -56,7 +56,7 @@ PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     # a pattern keeps the field a string while saying which strings are accepted.
     ("StartPlayRequest", "preset"): {"pattern": f"^({PRESET})$"},
     ("StartPlayRequest", "daily"): {"pattern": f"^({DAY}|today)$"},
-    # A card is an exact token (games.api.fields): rank then suit, upper case, 10 or T.
+    # A card is an exact token (config.web.fields): rank then suit, upper case, 10 or T.
     ("StartPlayRequest", "deck"): {
         "items": {"type": "string", "pattern": r"^([A2-9TJQK]|10)[SHDC]$"}
     },
@@ -70,7 +70,7 @@ PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
 
 
 # Every operation can answer these 400s: a control character in its URL, a ``?lang`` other
-# than the three the parameter's enum lists (games.middleware).
+# than the three the parameter's enum lists (config.web.middleware).
 EVERY_OPERATION_400 = ("invalid_url", "unsupported_language")
 
 

@@ -11,7 +11,7 @@ requests in one window exactly q get through.
 Where counters live:
 
 * Redis (``REDIS_URL`` set and answering): shared by every web process.
-* Redis configured but down or hung (the circuit breaker of :mod:`games.redis_guard` is
+* Redis configured but down or hung (the circuit breaker of :mod:`config.redis_guard` is
   open): a per-process counter in local memory, so each web process allows ``q`` per window
   on its own (fail-soft rather than fail-open; ``/api/v1/health`` says ``degraded``).
 * No Redis configured: the same per-process counter in the default (local-memory) cache.
@@ -42,7 +42,7 @@ from django.http import HttpRequest, HttpResponse
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from .. import redis_guard
+from config import redis_guard
 
 REQUEST_ATTRIBUTE = "haven_ratelimit"
 
