@@ -1,5 +1,6 @@
-"""Boards from PostgreSQL and Redis: the documented order on hand-made results, identical
-pages on both paths, ``around`` at the edges, groups, frozen days and a flushed Redis."""
+"""Reading boards from PostgreSQL and Redis: the documented order on hand-made results,
+identical pages on both paths, ``around`` at the edges, groups, frozen days and a flushed
+Redis. Recording scores and totals: test_scores.py."""
 
 from __future__ import annotations
 
@@ -9,16 +10,15 @@ import uuid
 from dataclasses import dataclass
 
 import pytest
-from django.db import IntegrityError
 from django.utils import timezone
 
 from games.daily import utc_today
-from leaderboard import boards, freezing, groups, scores, store
+from leaderboard import boards, freezing, groups, store
 from leaderboard.boards import BoardRef
-from leaderboard.models import FrozenDay, Score, Total
+from leaderboard.models import FrozenDay, Score
 from tests.factories import make_user
 
-from .helpers import DAY, at, ranked_play, record, via_redis
+from .helpers import DAY, at, record, via_redis
 
 BOARD = BoardRef.daily("easthaven", DAY)
 
@@ -232,88 +232,6 @@ def test_redis_down_answers_from_postgres(django_capture_on_commit_callbacks, se
 
 
 @pytest.mark.django_db
-def test_one_ranked_result_per_play_and_per_day(django_capture_on_commit_callbacks):
-    player = make_user()
-    play = ranked_play(player, won=True, moves=70)
-    with django_capture_on_commit_callbacks(execute=True):
-        first = scores.record_play(play)
-        again = scores.record_play(play)
-    assert first.pk == again.pk
-    assert Score.objects.filter(player=player).count() == 1
-    total = Total.objects.get(player=player, period="all")
-    assert (total.wins, total.plays, total.points) == (1, 1, 100)
-    with pytest.raises(IntegrityError):  # the games app's constraint: one ranked play a day
-        ranked_play(player, cards=3)
-
-
-@pytest.mark.django_db
-def test_practice_and_unfinished_plays_get_no_score():
-    player = make_user()
-    play = ranked_play(player, won=True)
-    play.ranked = False
-    assert scores.record_play(play) is None
-    play.ranked, play.status = True, "playing"
-    assert scores.record_play(play) is None
-    assert not Score.objects.exists()
-
-
-@pytest.mark.django_db
-def test_options_make_their_own_board(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        record(make_user("plain"), won=True)
-        record(make_user("partial"), won=True, options={"partial_runs": True})
-    assert [e["username"] for e in boards.read(BOARD, "first", 9).entries] == ["plain"]
-    ref = BoardRef.daily("easthaven+partial_runs", DAY)
-    assert [e["username"] for e in boards.read(ref, "first", 9).entries] == ["partial"]
-
-
-@pytest.mark.django_db
-def test_freezing_stores_ranks_and_late_results_refreeze(django_capture_on_commit_callbacks):
-    record_all(ORDERED[:5], django_capture_on_commit_callbacks)
-    freezing.ensure_frozen(BOARD, DAY + dt.timedelta(days=1))
-    assert FrozenDay.objects.get(board="easthaven", date=DAY).entries == 5
-    ranks = dict(Score.objects.values_list("player__username", "rank"))
-    assert ranks == {name: i + 1 for i, (name, _) in enumerate(ORDERED[:5])}
-    # A play started before midnight and ended after it: the day is frozen again.
-    with django_capture_on_commit_callbacks(execute=True):
-        record(make_user("late"), won=True, moves=1, finished_at=at(DAY, 24.5))
-    ranks = dict(Score.objects.values_list("player__username", "rank"))
-    assert ranks["late"] == 1
-    assert ranks[ORDERED[4][0]] == 6
-    pages = walk(BOARD, 2).pages[0]
-    assert flat(pages)[0] == "late"
-    assert [r for page in pages for r, _ in page] == list(range(1, 7))
-
-
-@pytest.mark.django_db
-def test_weekly_and_all_time_totals(django_capture_on_commit_callbacks, no_redis):
-    alice, bob, carol, dave = (make_user(n) for n in ("alice", "bob", "carol", "dave"))
-    monday = dt.date(2026, 11, 23)
-    with django_capture_on_commit_callbacks(execute=True):
-        for day, (who, figures) in [
-            (monday, (alice, dict(won=True))),
-            (monday, (bob, dict(won=True))),
-            (monday, (carol, dict(cards=40))),
-            (monday + dt.timedelta(days=1), (alice, dict(cards=10))),
-            (monday + dt.timedelta(days=1), (bob, dict(cards=30))),
-            (monday + dt.timedelta(days=1), (carol, dict(won=True))),
-            (monday + dt.timedelta(days=2), (carol, dict(cards=0, status="resigned"))),
-            (monday - dt.timedelta(days=1), (dave, dict(won=True))),  # the week before
-            (monday - dt.timedelta(days=2), (dave, dict(won=True))),
-        ]:
-            record(who, day=day, finished_at=at(day, 12), **figures)
-    week = boards.read(BoardRef.weekly("easthaven", "2026-W48"), "first", 10)
-    assert [(e["username"], e["wins"], e["points"], e["plays"]) for e in week.entries] == [
-        ("carol", 1, 140, 3),  # 40 + 100 + 0
-        ("bob", 1, 130, 2),
-        ("alice", 1, 110, 2),
-    ]
-    alltime = boards.read(BoardRef.all_time("easthaven"), "first", 10)
-    assert [e["username"] for e in alltime.entries] == ["dave", "carol", "bob", "alice"]
-    assert [e["rank"] for e in alltime.entries] == [1, 2, 3, 4]
-
-
-@pytest.mark.django_db
 @pytest.mark.redis
 def test_redis_keeps_only_live_boards(django_capture_on_commit_callbacks):
     today = utc_today()
@@ -334,3 +252,21 @@ def test_redis_keeps_only_live_boards(django_capture_on_commit_callbacks):
     empty = BoardRef.daily("westcliff", dt.date(2001, 1, 1))
     assert boards.read(empty, "first", 5).entries == []
     assert not store.exists(empty.redis_key)
+
+
+@pytest.mark.django_db
+def test_freezing_stores_ranks_and_late_results_refreeze(django_capture_on_commit_callbacks):
+    record_all(ORDERED[:5], django_capture_on_commit_callbacks)
+    freezing.ensure_frozen(BOARD, DAY + dt.timedelta(days=1))
+    assert FrozenDay.objects.get(board="easthaven", date=DAY).entries == 5
+    ranks = dict(Score.objects.values_list("player__username", "rank"))
+    assert ranks == {name: i + 1 for i, (name, _) in enumerate(ORDERED[:5])}
+    # A play started before midnight and ended after it: the day is frozen again.
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user("late"), won=True, moves=1, finished_at=at(DAY, 24.5))
+    ranks = dict(Score.objects.values_list("player__username", "rank"))
+    assert ranks["late"] == 1
+    assert ranks[ORDERED[4][0]] == 6
+    pages = walk(BOARD, 2).pages[0]
+    assert flat(pages)[0] == "late"
+    assert [r for page in pages for r, _ in page] == list(range(1, 7))
