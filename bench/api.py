@@ -417,6 +417,10 @@ class Server:
                 str(args.threads),
                 "--timeout",
                 "60",
+                # gunicorn reads ./gunicorn.conf.py too; its worker recycling would reset the
+                # workers' CPU counters mid-run (negative CPU per request).
+                "--max-requests",
+                "0",
                 "--backlog",
                 "2048",
                 "--chdir",
