@@ -20,7 +20,7 @@ import time
 from django.db import connection
 from django.utils import timezone
 
-from . import rebuilding, store
+from . import locks, rebuilding, store
 from .models import ALL_TIME, PendingPush, Total
 from .scores import push_score, rescore_missing
 
@@ -77,7 +77,7 @@ def catch_up_in_background(outage_started: float = 0.0) -> None:
     def run() -> None:
         try:
             deadline = time.monotonic() + 60
-            while (token := store.lock("catch-up", 60)) is None:
+            while (token := locks.lock("catch-up", 60)) is None:
                 if time.monotonic() > deadline:
                     return
                 time.sleep(0.5)
@@ -85,7 +85,7 @@ def catch_up_in_background(outage_started: float = 0.0) -> None:
                 scored, pushed = catch_up()
                 log.warning("leaderboard: Redis back: scored %d play(s), pushed %d", scored, pushed)
             finally:
-                store.unlock("catch-up", token)
+                locks.unlock("catch-up", token)
         except Exception:
             log.exception("leaderboard: catch-up after the Redis outage failed")
         finally:

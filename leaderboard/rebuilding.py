@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from . import ranking, store
+from . import locks, ranking, store
 from .boards import REBUILD_MARGIN, BoardRef, pg_entries
 from .models import ALL_TIME, Score, Total
 
@@ -94,13 +94,13 @@ def rebuild_locked(ref: BoardRef) -> bool:
     """Rebuild ``ref`` now under its lock; False if someone else is rebuilding it."""
     name = f"rebuild:{ref.redis_key}"
     seconds = lock_seconds()
-    token = store.lock(name, seconds)
+    token = locks.lock(name, seconds)
     if token is None:
         return False
     try:
-        rebuild(ref, keep_alive=lambda: store.renew(name, token, seconds))
+        rebuild(ref, keep_alive=lambda: locks.renew(name, token, seconds))
     finally:
-        store.unlock(name, token)
+        locks.unlock(name, token)
     return True
 
 
@@ -133,7 +133,7 @@ def _claim_restore() -> str | None:
     if not store.configured():
         return None
     try:
-        return store.claim_restore(lock_seconds())
+        return locks.claim_restore(lock_seconds())
     except store.StoreUnavailable:
         return None
 
@@ -163,14 +163,14 @@ def _restore(token: str) -> int:
     rebuilt = 0
     try:
         for ref in live_boards(timezone.now().astimezone(dt.UTC).date()):
-            store.renew_restore(token, lock_seconds())
+            locks.renew_restore(token, lock_seconds())
             rebuilt += rebuild_locked(ref)
     except Exception:
-        store.abandon_restore(token)
+        locks.abandon_restore(token)
         raise
     if rebuilt:
         log.warning("leaderboard: Redis had lost its boards; %d rebuilt from PostgreSQL", rebuilt)
-    store.finish_restore(token, timezone.now().isoformat())
+    locks.finish_restore(token, timezone.now().isoformat())
     return rebuilt
 
 

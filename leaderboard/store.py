@@ -16,12 +16,8 @@ so a page is one Redis round trip and no database query; on a daily board it als
 ``@<player id>`` to the player's member, so ``around=me`` needs no query either. A member
 whose details are missing is completed from PostgreSQL by the reader.
 
-Redis may also lose everything at once (restarted empty, flushed) while readers never ask
-for some boards again. The *epoch marker* ``lb:epoch`` tells: it is set when the live boards
-were restored from PostgreSQL, so its absence means "Redis lost its boards (or never had
-them)". :func:`claim_restore` takes it (``SET NX``, with an expiry so a restorer that dies
-lets the next one try) and :func:`finish_restore` makes it permanent only if no flush took
-it meanwhile.
+Redis may also lose everything at once (restarted empty, flushed): the epoch marker and the
+locks of :mod:`leaderboard.locks` tell and coordinate the rebuilds.
 
 Every call here raises :class:`StoreUnavailable` when Redis is not configured or not
 answering; callers fall back to PostgreSQL.
@@ -30,7 +26,6 @@ answering; callers fall back to PostgreSQL.
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -81,7 +76,7 @@ def outage_known() -> bool:
 
 
 @contextmanager
-def _guarded() -> Iterator[None]:
+def guarded() -> Iterator[None]:
     """Redis calls under the process's circuit breaker: a Redis that failed a moment ago
     is not waited on again (:mod:`config.redis_guard`); any failure is StoreUnavailable."""
     try:
@@ -195,7 +190,7 @@ class Page:
     mine: int = -1  # `around`: the position of the caller's entry
 
 
-def _script(name: str, text: str):
+def script(name: str, text: str):
     scripts = getattr(_local, "scripts", None)
     if scripts is None:
         _local.scripts = scripts = {}
@@ -217,15 +212,15 @@ def push(items: Iterable[tuple[str, str, int, str, str]]) -> list[str]:
     for _, member, score, info, alias in items:
         argv += [member, str(score), info, alias]
     keys = [k for item in items for k in (item[0], info_key(item[0]))]
-    with _guarded():
-        return list(_script("push", _PUSH)(keys=keys, args=argv))
+    with guarded():
+        return list(script("push", _PUSH)(keys=keys, args=argv))
 
 
 def page(key: str, mode: str, size: int, score: int | None = None, member: str = "") -> Page | None:
     """A page of a built board, or None if the board is not built (flushed, evicted, new)."""
     args = [mode, size, "" if score is None else str(score), member]
-    with _guarded():
-        reply = _script("page", _PAGE)(keys=[key, info_key(key)], args=args)
+    with guarded():
+        reply = script("page", _PAGE)(keys=[key, info_key(key)], args=args)
     if reply is None:
         return None
     start, mine = int(reply[0]), int(reply[1])
@@ -235,7 +230,7 @@ def page(key: str, mode: str, size: int, score: int | None = None, member: str =
 
 
 def exists(key: str) -> bool:
-    with _guarded():
+    with guarded():
         return bool(_client().exists(key))
 
 
@@ -244,7 +239,7 @@ def exist(keys: Iterable[str]) -> list[bool]:
     keys = list(keys)
     if not keys:
         return []
-    with _guarded():
+    with guarded():
         pipe = _client().pipeline(transaction=False)
         for key in keys:
             pipe.exists(key)
@@ -290,7 +285,7 @@ def build(
     conn = _client()
     tmp, tmp_info = f"{key}:build", f"{key}:info:build"
     count = 0
-    with _guarded():
+    with guarded():
         conn.unlink(tmp, tmp_info)
         scores: dict[str, int] = {}
         infos: dict[str, str] = {}
@@ -316,7 +311,7 @@ def build(
         if scores:
             flush()
             count, fields = count + len(scores), fields + len(infos)
-        done = _script("finish", _FINISH_BUILD)(
+        done = script("finish", _FINISH_BUILD)(
             keys=[tmp, tmp_info, key, info_key(key)], args=[count, int(ttl), fields]
         )
     if not done:  # the buffers were flushed or evicted meanwhile: leave the board unbuilt
@@ -324,100 +319,11 @@ def build(
     return count
 
 
-def lock(name: str, seconds: int) -> str | None:
-    """Take a short named lock (``SET NX EX``); its token, or None if someone holds it or
-    Redis is down. A holder that dies frees it after ``seconds``; a long holder renews it
-    (:func:`renew`)."""
-    token = uuid.uuid4().hex
-    try:
-        with _guarded():
-            if _client().set(f"{prefix()}lock:{name}", token, nx=True, ex=seconds):
-                return token
-    except StoreUnavailable:
-        pass
-    return None
-
-
-# Renew (ARGV[2] > 0: seconds) or release (0) a lock only while it holds the caller's token:
-# an expired lock may already be someone else's.
-_OWN_LOCK = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if tonumber(ARGV[2]) > 0 then return redis.call('EXPIRE', KEYS[1], ARGV[2]) end
-return redis.call('DEL', KEYS[1])
-"""
-
-
-def renew(name: str, token: str, seconds: int) -> bool:
-    """Extend a lock this caller holds; False if it expired (or Redis is down)."""
-    try:
-        with _guarded():
-            keys = [f"{prefix()}lock:{name}"]
-            return bool(_script("own_lock", _OWN_LOCK)(keys=keys, args=[token, seconds]))
-    except StoreUnavailable:
-        return False
-
-
-def unlock(name: str, token: str) -> None:
-    try:
-        with _guarded():
-            _script("own_lock", _OWN_LOCK)(keys=[f"{prefix()}lock:{name}"], args=[token, 0])
-    except StoreUnavailable:
-        pass
-
-
-def epoch_key() -> str:
-    return f"{prefix()}epoch"
-
-
-def claim_restore(seconds: int) -> str | None:
-    """A token if Redis has no epoch marker (it lost its boards, or never had any) and this
-    caller now holds the restore for ``seconds``; None if the marker is there."""
-    token = f"restoring:{uuid.uuid4().hex}"
-    with _guarded():
-        if _client().set(epoch_key(), token, nx=True, ex=seconds):
-            return token
-    return None
-
-
-# Make the marker permanent only if it still holds this restorer's token: a flush during
-# the restore removed it, and then the next check must restore again.
-_FINISH_RESTORE = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-return 1
-"""
-
-
-def finish_restore(token: str, when: str) -> bool:
-    """Mark the restore done (the marker's value becomes ``done:<when>``); False if the
-    marker vanished meanwhile."""
-    with _guarded():
-        done = _script("finish_restore", _FINISH_RESTORE)(
-            keys=[epoch_key()], args=[token, f"done:{when}"]
-        )
-    return bool(done)
-
-
-def renew_restore(token: str, seconds: int) -> None:
-    """Extend a restore this caller holds (a long restore outlives one lock period)."""
-    with _guarded():
-        _script("own_lock", _OWN_LOCK)(keys=[epoch_key()], args=[token, seconds])
-
-
-def abandon_restore(token: str) -> None:
-    """Give the marker back after a failed restore, so the next check tries again."""
-    try:
-        with _guarded():
-            _script("own_lock", _OWN_LOCK)(keys=[epoch_key()], args=[token, 0])
-    except StoreUnavailable:
-        pass
-
-
 def delete_all() -> int:
     """Delete every board key under the prefix (tests, and ``rebuild_leaderboards --clear``)."""
     conn = _client()
     removed = 0
-    with _guarded():
+    with guarded():
         for key in conn.scan_iter(match=f"{prefix()}*", count=1000):
             removed += conn.unlink(key)
     return removed

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from games.daily import utc_today
-from leaderboard import boards, catchup, ranking, rebuilding, scores, store
+from leaderboard import boards, catchup, locks, ranking, rebuilding, scores, store
 from leaderboard.models import PendingPush, Score
 from tests.factories import make_user
 
@@ -93,7 +93,7 @@ def test_a_flushed_redis_is_restored_whole_by_the_catch_up(django_capture_on_com
     assert board_keys() == sorted(expected)
     for ref in live_refs():
         assert store.client().zcard(ref.redis_key) == ref.queryset().count() + 1  # + sentinel
-    assert store.client().get(store.epoch_key()).startswith("done:")
+    assert store.client().get(locks.epoch_key()).startswith("done:")
     assert rebuilding.restore_if_lost() == 0  # the marker says nothing was lost since
 
 
@@ -110,12 +110,12 @@ def test_a_missing_board_seen_by_a_push_restores_the_others(django_capture_on_co
 
 @pytest.mark.redis
 def test_a_restore_flushed_midway_is_not_marked_done():
-    token = store.claim_restore(30)
+    token = locks.claim_restore(30)
     assert token is not None
-    assert store.claim_restore(30) is None  # one restorer at a time
+    assert locks.claim_restore(30) is None  # one restorer at a time
     store.delete_all()  # the flush takes the claim with it
-    assert not store.finish_restore(token, "now")
-    assert store.client().get(store.epoch_key()) is None  # so the next check restores again
+    assert not locks.finish_restore(token, "now")
+    assert store.client().get(locks.epoch_key()) is None  # so the next check restores again
 
 
 @pytest.mark.redis
@@ -126,7 +126,7 @@ def test_a_board_whose_rebuilder_died_is_rebuilt_once_its_lock_expires(
         record(make_user(), won=True, day=today())
     daily = boards.BoardRef.daily("easthaven", today())
     store.client().delete(daily.redis_key)
-    dead = store.lock(f"rebuild:{daily.redis_key}", 1)  # a rebuilder that was killed
+    dead = locks.lock(f"rebuild:{daily.redis_key}", 1)  # a rebuilder that was killed
     assert dead is not None
     assert rebuilding.rebuild_missing() == 0  # still locked: left alone
     assert not store.client().exists(daily.redis_key)
@@ -137,12 +137,12 @@ def test_a_board_whose_rebuilder_died_is_rebuilt_once_its_lock_expires(
 
 @pytest.mark.redis
 def test_a_lock_is_released_and_renewed_only_by_its_holder():
-    token = store.lock("job", 30)
-    assert token is not None and store.lock("job", 30) is None
-    store.unlock("job", "someone else")
-    assert store.lock("job", 30) is None
-    assert not store.renew("job", "someone else", 60)
-    assert store.renew("job", token, 60)
+    token = locks.lock("job", 30)
+    assert token is not None and locks.lock("job", 30) is None
+    locks.unlock("job", "someone else")
+    assert locks.lock("job", 30) is None
+    assert not locks.renew("job", "someone else", 60)
+    assert locks.renew("job", token, 60)
     assert store.client().ttl(f"{store.prefix()}lock:job") > 30
-    store.unlock("job", token)
-    assert store.lock("job", 30) is not None
+    locks.unlock("job", token)
+    assert locks.lock("job", 30) is not None
