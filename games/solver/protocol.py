@@ -21,12 +21,15 @@ Every message is one line of JSON, UTF-8:
 
 from __future__ import annotations
 
+import gc
 import json
 import platform
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .entry import SolveResult, solve
+from .verdicts import UNKNOWN
 
 if TYPE_CHECKING:
     from games.engine import Rules
@@ -106,13 +109,29 @@ def solve_deck(deck: tuple[int, ...], settings: dict[str, Any]) -> dict[str, Any
 
 
 def answer(line: str) -> dict[str, Any]:
-    """One request line → its answer (never raises: a failure is an ``error`` answer)."""
+    """One request line → its answer (never raises: a failure is an ``error`` answer).
+
+    A search that runs out of memory (the worker's ``SOLVER_MEMORY_MB`` limit, see
+    :mod:`.worker`) is undecided at this budget: ``unknown``, flagged ``memory``, so the
+    parent stores it as such and replaces this process (its heap may stay large)."""
+    started = time.monotonic()
     try:
         message = json.loads(line)
         deck, settings = message["deck"], message["settings"]
         if not isinstance(deck, list) or not isinstance(settings, dict):
             raise TypeError("deck must be a list and settings an object")
         return solve_deck(tuple(deck), settings)
+    except MemoryError:
+        gc.collect()
+        return {
+            "verdict": UNKNOWN,
+            "moves": [],
+            "nodes": 0,
+            "seconds": round(time.monotonic() - started, 4),
+            "first_length": None,
+            "length": None,
+            "memory": True,
+        }
     except Exception as error:  # the parent decides what a failed deal means
         return {"error": f"{type(error).__name__}: {error}"[:500]}
 

@@ -12,17 +12,28 @@ installs one.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, TextIO
 
 from .protocol import PROTOCOL, answer, hello, interpreter_name
 
-__all__ = ["PROTOCOL", "handle", "interpreter_name", "serve"]
+__all__ = ["PROTOCOL", "handle", "interpreter_name", "limit_memory", "serve"]
 
 
 def handle(line: str) -> dict[str, Any]:
     """One request line → its answer (never raises: a failure is an ``error`` answer)."""
     return answer(line)
+
+
+def limit_memory(megabytes: int) -> None:
+    """Cap this process's address space: a search that would outgrow it gets a
+    ``MemoryError`` (answered as ``unknown``, :func:`.protocol.answer`) instead of taking
+    the host's memory. A 60 s search on PyPy was seen past 23 GB (issue 26)."""
+    import resource
+
+    limit = megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def serve(stdin: TextIO, stdout: TextIO) -> None:
@@ -36,4 +47,7 @@ def serve(stdin: TextIO, stdout: TextIO) -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover - run as a child process by .external
+    memory = int(os.environ.get("SOLVER_MEMORY_MB") or 0)
+    if memory > 0:
+        limit_memory(memory)
     serve(sys.stdin, sys.stdout)

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import engine
-from games.solver import WINNABLE, check_replay
+from games.solver import UNKNOWN, WINNABLE, check_replay
 from games.solver.cli import solve_deck
 from games.solver.external import WorkerError, Workers, same_interpreter
 from games.solver.worker import interpreter_name
@@ -78,21 +78,42 @@ def solve_one(
     }
     if python and _elsewhere(python):
         for attempt in (1, 2):
+            name = python
             try:
                 pool = _pool(python)
+                name = pool.name
                 # Exhaust the generator: one left suspended closes the pool when collected.
                 (answer,) = list(pool.imap([(deck, settings)]))
                 if "error" in answer:
                     raise WorkerError(answer["error"])
+                if answer.get("memory"):
+                    # Out of its memory limit: unknown at this budget; a fresh process next.
+                    log.warning("seed %d: the solver ran out of memory, unknown", seed)
+                    _drop_pool(python)
                 if answer["verdict"] == WINNABLE:
                     rules = engine.get_rules(preset, settings["options"])
                     check_replay(rules, deck, answer["moves"])
                 return answer, pool.name
             except WorkerError as error:
                 _drop_pool(python)
+                if _out_of_memory(error):
+                    # PyPy may abort instead of raising MemoryError: the deal is as
+                    # undecided, and retrying it (or solving it here, unbounded) would only
+                    # run out of memory again.
+                    log.warning("seed %d: the solver ran out of memory, unknown", seed)
+                    return _memory_unknown(), name
                 log.warning("solver process %s failed (attempt %d): %s", python, attempt, error)
         log.error("solver process %s keeps failing: solving seed %d here", python, seed)
     return solve_deck(deck, settings), interpreter_name()
+
+
+def _out_of_memory(error: WorkerError) -> bool:
+    text = str(error)
+    return "out of memory" in text or "MemoryError" in text
+
+
+def _memory_unknown() -> dict[str, Any]:
+    return {"verdict": UNKNOWN, "moves": [], "nodes": 0, "seconds": 0.0, "memory": True}
 
 
 def solve_chunk(

@@ -1,0 +1,52 @@
+"""A search that outgrows its memory is ``unknown`` at that budget, never the host's memory.
+
+A 60 s search on PyPy was seen past 23 GB and was killed by the kernel (2026-12-03): the
+solver's worker now runs under ``SOLVER_MEMORY_MB`` (an address-space limit). PyPy answers
+a ``MemoryError`` or aborts ("couldn't allocate the next arena"); either way the deal is
+stored as undecided, and it is neither retried nor solved in the parent, unbounded.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.solver import UNKNOWN
+from games.solver.external import WorkerError
+from games.winnability import runs
+
+# westcliff-classic seed 16 stays undecided after 60 s: its search grows without bound.
+HARD = ("westcliff-classic", "", 16)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_pools():
+    yield
+    for python in list(runs._pools):
+        runs._drop_pool(python)
+
+
+@pytest.mark.pypy
+def test_a_pypy_search_over_its_memory_limit_is_unknown(monkeypatch):
+    monkeypatch.setenv("SOLVER_MEMORY_MB", "400")
+    answer, interpreter = runs.solve_one(*HARD, budget=30, python="pypy3", race=False)
+    assert answer["verdict"] == UNKNOWN
+    assert answer["memory"] is True
+    assert "PyPy" in interpreter or interpreter == "pypy3"
+
+
+def test_a_worker_that_died_of_memory_is_not_retried_nor_solved_here(monkeypatch):
+    starts = []
+
+    def dying_pool(python):
+        starts.append(python)
+        raise WorkerError("solver worker (pypy3) died (exit code -6): out of memory: arena")
+
+    def never(*args, **kwargs):
+        raise AssertionError("solved in the parent process, without a memory limit")
+
+    monkeypatch.setattr(runs, "_elsewhere", lambda python: True)
+    monkeypatch.setattr(runs, "_pool", dying_pool)
+    monkeypatch.setattr(runs, "solve_deck", never)
+    answer, _ = runs.solve_one(*HARD, budget=10, python="pypy3", race=False)
+    assert (answer["verdict"], answer["memory"]) == (UNKNOWN, True)
+    assert starts == ["pypy3"]
