@@ -65,9 +65,12 @@ def _delete_own_redis_keys() -> None:
     assert url.endswith(f"/{REDIS_TEST_DB}"), url
     prefix = settings.CACHES["default"]["KEY_PREFIX"]
     client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-    if keys:
-        client.delete(*keys)
+    # The cache's keys, and the boards, rebuild locks and epoch marker that tests using the
+    # default leaderboard prefix left (a stale board or marker would mislead the next run).
+    for pattern in (f"{prefix}:*", f"{settings.LEADERBOARD_REDIS_PREFIX}*"):
+        keys = list(client.scan_iter(match=pattern, count=1000))
+        if keys:
+            client.delete(*keys)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
