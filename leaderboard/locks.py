@@ -91,12 +91,6 @@ def finish_restore(token: str, when: str) -> bool:
     return bool(done)
 
 
-def renew_restore(token: str, seconds: int) -> None:
-    """Extend a restore this caller holds (a long restore outlives one lock period)."""
-    with guarded():
-        script("own_lock", _OWN_LOCK)(keys=[epoch_key()], args=[token, seconds])
-
-
 def abandon_restore(token: str) -> None:
     """Give the marker back after a failed restore, so the next check tries again."""
     try:

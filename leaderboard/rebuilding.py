@@ -158,13 +158,11 @@ def schedule_restore() -> bool:
 
 
 def _restore(token: str) -> int:
-    """Rebuild the live boards (one being rebuilt elsewhere is left to that rebuild), then
-    make the marker permanent; on failure give it back so the next check tries again."""
-    rebuilt = 0
+    """Rebuild the live boards Redis lacks (a board that survived, or that another process
+    is rebuilding, is left alone: :func:`rebuild_missing`), then make the marker permanent;
+    on failure give it back so the next check tries again."""
     try:
-        for ref in live_boards(timezone.now().astimezone(dt.UTC).date()):
-            locks.renew_restore(token, lock_seconds())
-            rebuilt += rebuild_locked(ref)
+        rebuilt = rebuild_missing()
     except Exception:
         locks.abandon_restore(token)
         raise
