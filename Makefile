@@ -10,7 +10,7 @@ STAMP := $(VENV)/.haven-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install migrate daily worker beat schema clean
+.PHONY: run test lint format install native migrate daily worker beat schema clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,18 @@ $(STAMP): pyproject.toml | $(PY)
 # The gettext catalogues (config/locale: the error catalogue; games/locale: the presets;
 # */LC_MESSAGES/django.po → .mo) are compiled in pure Python (Babel), so no GNU gettext is
 # needed; only stale ones are rewritten.
-install: $(STAMP)
+install: $(STAMP) native
 	@$(PY) manage.py compile_translations
+
+# The native prover (native/, Rust, no crates to download): built when cargo is here,
+# else skipped, and the solver goes on without it (games/solver/native.py).
+CARGO ?= $(shell command -v cargo 2>/dev/null || ls $(HOME)/.cargo/bin/cargo 2>/dev/null)
+native:
+ifneq ($(strip $(CARGO)),)
+	@$(CARGO) build --quiet --release --manifest-path native/Cargo.toml
+else
+	@echo "cargo not found: the native prover is not built (optional; see README)"
+endif
 
 migrate: install
 	$(PY) manage.py migrate --noinput

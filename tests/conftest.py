@@ -6,7 +6,8 @@
   keys around every test and when the session ends.
 * ``@pytest.mark.postgres`` / ``@pytest.mark.redis`` tests are skipped when that service is
   not configured (``DATABASE_URL`` / ``REDIS_URL``), ``@pytest.mark.pypy`` ones when no
-  ``pypy3`` is on ``PATH``, except under ``CI=true``, where such a skip would hide a broken
+  ``pypy3`` is on ``PATH``, ``@pytest.mark.native`` ones when the native prover is not
+  built, except under ``CI=true``, where such a skip would hide a broken
   CI setup and so is a failure.
 * The cache is cleared around every test, so throttle counters never leak between tests.
 """
@@ -51,6 +52,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         _skip_or_fail("needs Redis (set REDIS_URL=redis://...)")
     if item.get_closest_marker("pypy") and shutil.which("pypy3") is None:
         _skip_or_fail("needs pypy3 on PATH (apt-get install pypy3)")
+    if item.get_closest_marker("native"):
+        from games.solver import native
+
+        if not native.available():
+            _skip_or_fail("needs the native prover (make native: cargo build --release)")
 
 
 def _delete_own_redis_keys() -> None:

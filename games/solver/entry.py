@@ -87,6 +87,8 @@ class SolveResult:
     first_length: int | None = None
     length: int | None = None
     optimal: bool = False
+    #: Undecided because the search reached its memory limit (the native prover's).
+    memory: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -43,6 +43,7 @@ class Run:
     chunk: int = 20
     python: str | None = None
     race: bool = False
+    prover: str = "auto"
     queue: str | None = None
     timeout: float | None = None
 
@@ -99,7 +100,8 @@ def execute(run: Run, stderr: TextIO, progress: bool = True) -> list[dict[str, A
             for chunk in run.chunks(todo, budget):
                 runs.solve_chunk(
                     run.preset, run.options, chunk, budget, run.version,
-                    python=run.python, race=run.race, on_result=lambda _row, bar=bar: bar.update(1),
+                    python=run.python, race=run.race, prover=run.prover,
+                    on_result=lambda _row, bar=bar: bar.update(1),
                 )  # fmt: skip
         else:
             _send_and_follow(run, todo, budget, bar)
@@ -124,7 +126,7 @@ def _send_and_follow(run: Run, todo: list[int], budget: float, bar) -> None:
     before = at_budget.count()
     for chunk in run.chunks(todo, budget):
         tasks.solve_chunk.apply_async(
-            (run.preset, run.options, chunk, budget, run.version, run.python, run.race),
+            (run.preset, run.options, chunk, budget, run.version, run.python, run.race, run.prover),
             queue=run.queue,
         )
     shown, last_change = 0, time.monotonic()

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils import timezone
 
 from games import engine
-from games.solver import UNKNOWN, WINNABLE, check_replay
+from games.solver import UNKNOWN, WINNABLE, check_replay, native
 from games.solver.cli import solve_deck
 from games.solver.external import WorkerError, Workers, same_interpreter
 from games.solver.worker import interpreter_name
@@ -28,6 +28,14 @@ from .configs import options_dict
 from .models import DealResult
 
 log = logging.getLogger(__name__)
+
+#: ``prover`` of :func:`solve_one`: the native prover (:mod:`games.solver.native`) where it
+#: plays the preset (``native``: and it must be built; ``auto``: where it is built), else
+#: the Python solver (``python``: always).  Both are sound; the ``interpreter`` column of a
+#: result says which one decided it.
+NATIVE = "native"
+AUTO = "auto"
+PROVERS = (AUTO, NATIVE, "python")
 
 _pools: dict[str, Workers] = {}
 _pools_guard = threading.Lock()
@@ -62,12 +70,24 @@ def _elsewhere(python: str) -> bool:
 
 
 def solve_one(
-    preset: str, options: str, seed: int, budget: float, python: str | None, race: bool
+    preset: str,
+    options: str,
+    seed: int,
+    budget: float,
+    python: str | None,
+    race: bool,
+    prover: str = AUTO,
 ) -> tuple[dict[str, Any], str]:
     """Decide deal ``seed`` (no shortening): the solver's answer and the interpreter that
-    gave it.  In a solver process of ``python`` (e.g. pypy3) when given, else here; a
-    win found elsewhere is replayed by this process's engine before it counts."""
+    gave it.  With ``prover="native"``, by the native prover (:mod:`games.solver.native`)
+    where it plays the preset; else in a solver process of ``python`` (e.g. pypy3) when
+    given, else here.  A win found elsewhere is replayed by this process's engine before it
+    counts."""
     deck = engine.deck_from_seed(seed)
+    if prover == NATIVE or (prover == AUTO and native.available()):
+        answered = _solve_native(preset, options, deck, budget)
+        if answered is not None:
+            return answered
     settings = {
         "preset": preset,
         "options": options_dict(options),
@@ -107,6 +127,25 @@ def solve_one(
     return solve_deck(deck, settings), interpreter_name()
 
 
+def _solve_native(
+    preset: str, options: str, deck: tuple[int, ...], budget: float
+) -> tuple[dict[str, Any], str] | None:
+    """The native prover's answer, or ``None`` where it does not play the preset or is
+    not built on this host (logged: the Python solver answers instead)."""
+    rules = engine.get_rules(preset, options_dict(options))
+    if not native.supports(rules):
+        return None
+    try:
+        result = native.solve_state(engine.new_game(rules, deck), budget)
+    except native.NativeError as error:
+        log.error("native prover unusable, solving with Python: %s", error)
+        return None
+    if result.memory:
+        log.warning("%s: the native prover reached its memory limit, unknown", preset)
+    answer = {**result.to_dict(), "memory": result.memory}
+    return answer, native.INTERPRETER
+
+
 def _out_of_memory(error: WorkerError) -> bool:
     text = str(error)
     return "out of memory" in text or "MemoryError" in text
@@ -124,6 +163,7 @@ def solve_chunk(
     version: str,
     python: str | None = None,
     race: bool = False,
+    prover: str = AUTO,
     on_result: Callable[[DealResult], None] | None = None,
 ) -> dict[str, int]:
     """Solve the ``seeds`` not yet stored at this budget and version, storing each at once.
@@ -138,7 +178,7 @@ def solve_chunk(
     for seed in seeds:
         if seed in done:
             continue
-        answer, interpreter = solve_one(preset, options, seed, budget, python, race)
+        answer, interpreter = solve_one(preset, options, seed, budget, python, race, prover)
         row = DealResult(
             preset=preset,
             options=options,

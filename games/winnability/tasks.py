@@ -25,11 +25,14 @@ def solve_chunk(
     version: str,
     python: str | None = None,
     race: bool = False,
+    prover: str = "auto",
 ) -> dict[str, int]:
     from django.conf import settings
 
     python = python or settings.SOLVER_PYTHON or None
-    return runs.solve_chunk(preset, options, seeds, budget, version, python=python, race=race)
+    return runs.solve_chunk(
+        preset, options, seeds, budget, version, python=python, race=race, prover=prover
+    )
 
 
 @shared_task(name="winnability.solve_hint", **RELIABLE)

@@ -29,7 +29,7 @@ def scripted(monkeypatch):
     calls: list[tuple[int, float]] = []
     hard: dict[int, float] = {}
 
-    def solve_one(preset, options, seed, budget, python, race):
+    def solve_one(preset, options, seed, budget, python, race, prover="auto"):
         calls.append((seed, budget))
         if budget < hard.get(seed, 0):
             return {"verdict": "unknown", "nodes": 99, "seconds": budget}, "test"
@@ -167,3 +167,32 @@ def test_the_admin_lists_results_read_only(admin_client, scripted):
     page = admin_client.get("/admin/winnability/dealresult/?verdict=winnable")
     assert page.status_code == 200 and b"seahaven" in page.content
     assert admin_client.get("/admin/winnability/dealresult/add/").status_code == 403
+
+
+@pytest.mark.native
+def test_the_native_prover_decides_the_stock_games_and_python_the_others():
+    winnability("--configs", "easthaven,seahaven", "--seeds", "1-3", "--budgets", "5")
+    rows = DealResult.objects.filter(seed__in=(1, 2, 3), budget=5.0)
+    by_preset = {
+        p: set(rows.filter(preset=p).values_list("interpreter", flat=True))
+        for p in ("easthaven", "seahaven")
+    }
+    assert by_preset["easthaven"] == {"haven-prover (native)"}
+    assert "haven-prover (native)" not in by_preset["seahaven"]
+    # Easthaven seeds 1-3 are proofs of 1,766, 26,490 and 27 positions (data/winnability.csv).
+    assert sorted(rows.filter(preset="easthaven").values_list("nodes", flat=True)) == [
+        27,
+        1766,
+        26490,
+    ]
+    assert set(rows.values_list("verdict", flat=True)) <= {"winnable", "unwinnable"}
+
+
+def test_native_without_the_prover_is_a_command_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("SOLVER_NATIVE", str(tmp_path / "missing"))
+    with pytest.raises(CommandError, match="make native"):
+        winnability("--preset", "easthaven", "--seeds", "1", "--prover", "native")
+    # auto falls back to the Python solver.
+    winnability("--preset", "easthaven", "--seeds", "3", "--budgets", "5")
+    row = DealResult.objects.get(preset="easthaven", seed=3)
+    assert row.interpreter != "haven-prover (native)" and row.verdict == "unwinnable"

@@ -28,7 +28,9 @@ def _fresh_pools():
 @pytest.mark.pypy
 def test_a_pypy_search_over_its_memory_limit_is_unknown(monkeypatch):
     monkeypatch.setenv("SOLVER_MEMORY_MB", "400")
-    answer, interpreter = runs.solve_one(*HARD, budget=30, python="pypy3", race=False)
+    answer, interpreter = runs.solve_one(
+        *HARD, budget=30, python="pypy3", race=False, prover="python"
+    )
     assert answer["verdict"] == UNKNOWN
     assert answer["memory"] is True
     assert "PyPy" in interpreter or interpreter == "pypy3"
@@ -47,6 +49,19 @@ def test_a_worker_that_died_of_memory_is_not_retried_nor_solved_here(monkeypatch
     monkeypatch.setattr(runs, "_elsewhere", lambda python: True)
     monkeypatch.setattr(runs, "_pool", dying_pool)
     monkeypatch.setattr(runs, "solve_deck", never)
-    answer, _ = runs.solve_one(*HARD, budget=10, python="pypy3", race=False)
+    answer, _ = runs.solve_one(
+        *HARD, budget=10, python="pypy3", race=False, prover="python"
+    )
     assert (answer["verdict"], answer["memory"]) == (UNKNOWN, True)
     assert starts == ["pypy3"]
+
+
+@pytest.mark.native
+def test_the_native_prover_over_its_memory_limit_is_unknown(monkeypatch):
+    """The prover counts its own memory and stops at ``SOLVER_MEMORY_MB``: unknown,
+    flagged, and stored as such like a Python worker's."""
+    monkeypatch.setenv("SOLVER_MEMORY_MB", "20")
+    answer, interpreter = runs.solve_one(*HARD, budget=30, python=None, race=False)
+    assert answer["verdict"] == UNKNOWN
+    assert answer["memory"] is True
+    assert interpreter == "haven-prover (native)"

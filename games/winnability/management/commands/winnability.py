@@ -18,11 +18,13 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import engine
+from games.solver import native
 from games.solver.cli import CliError, parse_ranges
 
 from ...configs import CONFIGS, options_key, parse_config, solver_version
 from ...csvfile import CsvError, export, import_
 from ...fanout import Run, RunStalled, execute
+from ...runs import AUTO, NATIVE, PROVERS
 from ...tables import markdown
 
 
@@ -78,6 +80,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--race", action="store_true", help="two processes per deal (games.solver.race)"
         )
+        parser.add_argument(
+            "--prover",
+            choices=PROVERS,
+            default=AUTO,
+            help="native: the compiled prover (make native) for the presets it plays "
+            "(Easthaven, Westcliff), the Python solver for the others; auto (default): "
+            "native where it is built; python: the Python solver only",
+        )
         parser.add_argument("--queue", help="Celery queue to send the chunks to")
         parser.add_argument(
             "--timeout",
@@ -104,6 +114,8 @@ class Command(BaseCommand):
         if options["chunk"] < 1:
             raise CommandError("--chunk must be at least 1")
         budgets = _budgets(options["budgets"])
+        if options["prover"] == NATIVE and not native.available():
+            raise CommandError("--prover native: the native prover is not built (make native)")
         if not (options["seeds"] or options["imports"] or options["export"] or options["table"]):
             raise CommandError(
                 "nothing to do: give --seeds (with --preset or --configs), --import, "
@@ -124,6 +136,7 @@ class Command(BaseCommand):
                 run = Run(
                     preset, key, seeds, budgets, version,
                     chunk=options["chunk"], python=options["python"], race=options["race"],
+                    prover=options["prover"],
                     queue=options["queue"], timeout=options["timeout"],
                 )  # fmt: skip
                 try:

@@ -1,0 +1,114 @@
+//! The transposition set: exact keys (no fingerprints, so an exhausted search stays a
+//! proof), stored back to back in one arena, with an open-addressing table of offsets.
+//! About 60-110 bytes a position instead of a boxed key's 150 or more, and its size is
+//! known at any moment, so the search can stop at a memory limit instead of being killed.
+
+pub struct KeySet {
+    arena: Vec<u8>,
+    /// 0 = empty; else `(tag << 40) | (offset + 1)`, the tag being the hash's top 24 bits.
+    table: Vec<u64>,
+    mask: usize,
+    len: usize,
+}
+
+const OFFSET_BITS: u32 = 40;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+
+#[inline]
+fn hash(key: &[u8]) -> u64 {
+    // FNV-1a over 8-byte words, then a final mix (splitmix64): keys are short and the
+    // table needs good low bits (index) and high bits (tag).
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut chunks = key.chunks_exact(8);
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+        h ^= h >> 29;
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= key.len() as u64;
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+impl KeySet {
+    pub fn new() -> Self {
+        let size = 1 << 16;
+        KeySet {
+            arena: Vec::with_capacity(1 << 20),
+            table: vec![0; size],
+            mask: size - 1,
+            len: 0,
+        }
+    }
+
+    /// Bytes the next growth would hold at once (the old table and the new one).
+    pub fn bytes_after_growth(&self) -> usize {
+        let arena = if self.arena.len() + 256 > self.arena.capacity() {
+            self.arena.capacity() * 2
+        } else {
+            self.arena.capacity()
+        };
+        let table = if (self.len + 1) * 2 > self.table.len() {
+            self.table.len() * 8 * 3
+        } else {
+            self.table.len() * 8
+        };
+        arena + table
+    }
+
+    fn key_at(&self, offset: usize) -> &[u8] {
+        let n = self.arena[offset] as usize;
+        &self.arena[offset + 1..offset + 1 + n]
+    }
+
+    /// Insert `key` (at most 255 bytes); true if it was not there.
+    pub fn insert(&mut self, key: &[u8]) -> bool {
+        debug_assert!(key.len() < 256);
+        let h = hash(key);
+        let tag = h >> OFFSET_BITS;
+        let mut i = h as usize & self.mask;
+        loop {
+            let slot = self.table[i];
+            if slot == 0 {
+                break;
+            }
+            if slot >> OFFSET_BITS == tag {
+                let offset = ((slot & OFFSET_MASK) - 1) as usize;
+                if self.key_at(offset) == key {
+                    return false;
+                }
+            }
+            i = (i + 1) & self.mask;
+        }
+        let offset = self.arena.len();
+        self.arena.push(key.len() as u8);
+        self.arena.extend_from_slice(key);
+        self.table[i] = (tag << OFFSET_BITS) | (offset as u64 + 1);
+        self.len += 1;
+        if self.len * 2 > self.table.len() {
+            self.grow();
+        }
+        true
+    }
+
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        let old = std::mem::replace(&mut self.table, vec![0; size]);
+        self.mask = size - 1;
+        for slot in old {
+            if slot == 0 {
+                continue;
+            }
+            let offset = ((slot & OFFSET_MASK) - 1) as usize;
+            let mut i = hash(self.key_at(offset)) as usize & self.mask;
+            while self.table[i] != 0 {
+                i = (i + 1) & self.mask;
+            }
+            self.table[i] = slot;
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! Depth-first search over settled positions (safe auto-play after every move) with a
+//! transposition set: a win's path, or a proof that none exists when the search runs out
+//! of positions, or "unknown" when a budget (positions, time, memory) is spent first.
+//!
+//! The pruning rules are the Python solver's (`games.solver`), each sound for the reasons
+//! written there: safe auto-play to the foundations (`Position::autoplay_move`), dead ends
+//! by a relaxation (`dead`), columns no rule tells apart sorted in the key and spaces
+//! among them taken in one order (`Position::moves`), and revisited keys skipped.
+
+use crate::dead::{Relaxation, Strips};
+use crate::game::{Done, Move, Position, MAX_COLS};
+use crate::keyset::KeySet;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Won,
+    Lost,
+    Unknown,
+}
+
+#[derive(Debug)]
+pub enum Stop {
+    Nodes,
+    Time,
+    Memory,
+}
+
+pub struct Search {
+    pub pos: Position,
+    pub seen: KeySet,
+    pub nodes: u64,
+    pub path: Vec<Done>,
+    pub stopped: Option<Stop>,
+    /// The streamliner: every card that may go home goes at once.  A win found so is a
+    /// win (every move is legal), but an exhausted search proves nothing: `run` answers
+    /// `Unknown` instead of `Lost`.
+    pub streamline: bool,
+    node_limit: u64,
+    deadline: Instant,
+    memory_limit: usize,
+    key: Vec<u8>,
+    order: [usize; MAX_COLS],
+    pool: Vec<Vec<Move>>,
+    scratch: Vec<(u8, Move)>,
+    relaxation: Relaxation,
+    strips: Box<Strips>,
+}
+
+impl Search {
+    pub fn new(pos: Position, node_limit: u64, deadline: Instant, memory_limit: usize) -> Self {
+        let relaxation = Relaxation::new(&pos);
+        Search {
+            pos,
+            seen: KeySet::new(),
+            nodes: 0,
+            path: Vec::new(),
+            stopped: None,
+            streamline: false,
+            node_limit,
+            deadline,
+            memory_limit,
+            key: Vec::with_capacity(256),
+            order: [0; MAX_COLS],
+            pool: Vec::new(),
+            scratch: Vec::with_capacity(64),
+            relaxation,
+            strips: Box::new([[0; 52]; MAX_COLS]),
+        }
+    }
+
+    fn settle(&mut self) {
+        while let Some(mv) = self.pos.autoplay_move(self.streamline) {
+            let done = self.pos.apply(mv);
+            self.path.push(done);
+        }
+    }
+
+    fn back_to(&mut self, mark: usize) {
+        while self.path.len() > mark {
+            let done = self.path.pop().expect("a move to take back");
+            self.pos.undo(done);
+        }
+    }
+
+    /// Search from the position; on a win `path` holds every move from the start.
+    pub fn run(&mut self) -> Verdict {
+        self.settle();
+        if self.pos.won() {
+            return Verdict::Won;
+        }
+        self.pos.key(&mut self.key, &mut self.order);
+        let start = std::mem::take(&mut self.key);
+        self.seen.insert(&start);
+        self.key = start;
+        self.nodes = 1;
+        match self.dfs() {
+            Ok(true) => Verdict::Won,
+            Ok(false) if self.streamline => Verdict::Unknown,
+            Ok(false) => Verdict::Lost,
+            Err(stop) => {
+                self.stopped = Some(stop);
+                Verdict::Unknown
+            }
+        }
+    }
+
+    fn check_budget(&self) -> Result<(), Stop> {
+        if self.nodes >= self.node_limit {
+            return Err(Stop::Nodes);
+        }
+        if self.nodes & 4095 == 0 {
+            if Instant::now() > self.deadline {
+                return Err(Stop::Time);
+            }
+            if self.seen.bytes_after_growth() > self.memory_limit {
+                return Err(Stop::Memory);
+            }
+        }
+        Ok(())
+    }
+
+    /// Depth-first, with an explicit stack (a proof may go tens of thousands of moves
+    /// deep): true on a win, with `path` holding it.
+    fn dfs(&mut self) -> Result<bool, Stop> {
+        struct Frame {
+            moves: Vec<Move>,
+            next: usize,
+            /// The path's length before the move that made this frame's position.
+            mark: usize,
+        }
+        if self.relaxation.dead(&self.pos, &mut self.strips) {
+            return Ok(false);
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut root = Vec::with_capacity(32);
+        self.pos.moves(&mut root, &mut self.scratch);
+        frames.push(Frame {
+            moves: root,
+            next: 0,
+            mark: self.path.len(),
+        });
+        while let Some(frame) = frames.last_mut() {
+            if frame.next == frame.moves.len() {
+                let done = frames.pop().expect("a frame");
+                self.back_to(done.mark);
+                self.pool.push(done.moves);
+                continue;
+            }
+            let mv = frame.moves[frame.next];
+            frame.next += 1;
+            let before = self.path.len();
+            let done = self.pos.apply(mv);
+            self.path.push(done);
+            self.settle();
+            if self.pos.won() {
+                return Ok(true);
+            }
+            self.pos.key(&mut self.key, &mut self.order);
+            if self.seen.insert(&self.key) {
+                self.nodes += 1;
+                self.check_budget()?;
+                if !self.relaxation.dead(&self.pos, &mut self.strips) {
+                    let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
+                    self.pos.moves(&mut moves, &mut self.scratch);
+                    frames.push(Frame {
+                        moves,
+                        next: 0,
+                        mark: before,
+                    });
+                    continue;
+                }
+            }
+            self.back_to(before);
+        }
+        Ok(false)
+    }
+}

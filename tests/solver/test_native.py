@@ -1,0 +1,187 @@
+"""The native prover (``native/``, :mod:`games.solver.native`) against the Python solver.
+
+* On every endgame of the pruning-soundness test (:mod:`.test_soundness`) of the presets it
+  plays, its verdict is the plain search's (``pruning=False``).
+* Where the Python depth-first search proves a loss, the prover visits exactly as many
+  positions: a proof visits every reachable settled position whatever the order, so equal
+  counts mean the same pruning rules (auto-play, dead ends, keys) built the same graph.
+* Every win it reports replays to a win in the engine; limits, bad requests and a broken
+  binary give ``unknown`` or :class:`~games.solver.native.NativeError`, never a wrong
+  verdict.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+
+import pytest
+
+from games.engine import WON, deck_from_seed, get_rules, new_game, replay, status
+from games.solver import native
+from games.solver.core import OutOfBudget, Search
+
+from .helpers import RULE_SETS, rule_id, same_verdict
+from .test_soundness import DEALS, endgames, mini_deal, reference_win
+
+pytestmark = pytest.mark.native
+
+STOCK_RULE_SETS = [item for item in RULE_SETS if not item[0].startswith("seahaven")]
+
+
+def python_proof_nodes(state, limit: int = 20_000) -> int | None:
+    """Positions the Python depth-first search visits to prove ``state`` lost, or ``None``
+    when it wins or runs out of positions."""
+    search = Search(state)
+    try:
+        path = search.first_solution(limit, float("inf"))
+    except OutOfBudget:
+        return None
+    return None if path is not None else search.nodes
+
+
+@pytest.mark.parametrize("item", STOCK_RULE_SETS, ids=rule_id)
+def test_endgame_verdicts_and_proof_sizes_match_the_python_solver(item):
+    preset, options = item
+    rules = get_rules(preset, options)
+    deal = DEALS[(preset, tuple(sorted(options)))]
+    deck = list(deal) if isinstance(deal, list) else deck_from_seed(deal)
+    rng = random.Random(f"native{preset}{options}")
+    positions = list(endgames(rules, deck, reference_win(rules, deck), 12, rng))
+    positions += [mini_deal(rules, rng, suits=2) for _ in range(6)]
+    compared = proofs = 0
+    for state in positions:
+        answer = native.solve_state(state, time_budget=20, node_budget=200_000)
+        expected = same_verdict(state, 5_000)
+        if expected is not None:
+            assert answer.verdict == expected, state
+            compared += 1
+        nodes = python_proof_nodes(state)
+        if nodes is not None:
+            assert answer.verdict == "unwinnable"
+            assert answer.nodes == nodes, state
+            proofs += 1
+    assert compared >= 6
+    PROOFS[rule_id(item)] = proofs
+
+
+PROOFS: dict[str, int] = {}
+
+
+def test_proof_sizes_were_compared_on_many_positions():
+    """The count comparison above is only worth something if many endgames are lost."""
+    if len(PROOFS) < len(STOCK_RULE_SETS):
+        pytest.skip("run with the whole module")
+    assert sum(PROOFS.values()) >= 30, PROOFS
+
+
+# Deals whose Python proof or win is small (data/winnability.csv), per configuration.
+DEALS_BY_CONFIG = {
+    ("easthaven", ""): [(1, "unwinnable"), (2, "unwinnable"), (4, "unwinnable")],
+    ("easthaven-open", ""): [(143, "winnable"), (467, "winnable")],
+    ("easthaven-suit", ""): [(1, "unwinnable"), (2, "unwinnable")],
+    ("westcliff", ""): [(1, "winnable"), (2, "winnable")],
+    ("westcliff-classic", ""): [(1, "winnable"), (2, "winnable")],
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed", "verdict"),
+    [(p, s, v) for (p, _), deals in DEALS_BY_CONFIG.items() for s, v in deals],
+)
+def test_whole_deals_agree_and_wins_replay(preset, seed, verdict):
+    rules = get_rules(preset)
+    deck = deck_from_seed(seed)
+    answer = native.solve_state(new_game(rules, deck), time_budget=30)
+    assert answer.verdict == verdict
+    if verdict == "winnable":
+        state, index, error = replay(rules, deck, answer.moves)
+        assert error is None and status(state) == WON
+        assert answer.length == len(answer.moves)
+    else:
+        assert answer.moves == []
+        # The Python search proves the same with the same count (PyPy's in the CSV).
+        assert answer.nodes == python_proof_nodes(new_game(rules, deck), 100_000)
+
+
+def test_a_node_budget_gives_unknown():
+    state = new_game(get_rules("easthaven"), deck_from_seed(2))  # a 26,490-position proof
+    answer = native.solve_state(state, time_budget=30, node_budget=1000)
+    assert answer.verdict == "unknown" and answer.nodes == 1000 and not answer.memory
+
+
+def test_the_memory_limit_gives_unknown_flagged():
+    state = new_game(get_rules("easthaven-open"), deck_from_seed(432))  # millions of positions
+    answer = native.solve_state(state, time_budget=60, memory_mb=1)
+    assert answer.verdict == "unknown" and answer.memory
+
+
+def test_the_time_budget_gives_unknown():
+    state = new_game(get_rules("easthaven-open"), deck_from_seed(432))
+    answer = native.solve_state(state, time_budget=0.2)
+    assert answer.verdict == "unknown" and not answer.memory
+    assert answer.seconds < 5
+
+
+def test_the_request_names_only_what_the_rules_decide():
+    state = new_game(get_rules("westcliff-classic", {"partial_runs": True}), deck_from_seed(5))
+    numbers = list(map(int, native.request_line(state, 1000).split()))
+    assert numbers[:11] == [native.PROTOCOL, 7, 1, 0, 1, 0, 0, 1000, 0, 0, 0]
+    # Then seven columns of three cards, the foundations, the stock of 31, an empty waste.
+    assert len(numbers) == 11 + 7 * (2 + 3) + 4 + (1 + 31) + 1
+    with pytest.raises(native.NativeError):
+        native.request_line(new_game(get_rules("seahaven"), deck_from_seed(5)), 1000)
+    assert not native.supports(get_rules("seahaven"))
+    assert native.supports(get_rules("easthaven"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "",
+        "2 7 1 1 0 1 1 1000 0 0",  # another protocol version
+        "1 11 1 1 0 1 1 1000 0 0",  # too many columns
+        "1 7 1 1 0 1 1 1000 0 0 3 0 0 0 0",  # cards missing
+        "1 7 x",  # not a number
+    ],
+)
+def test_malformed_requests_are_refused_by_the_prover(line):
+    done = subprocess.run(
+        [str(native.binary())], input=line + "\n1 7 z\n", capture_output=True, text=True
+    )
+    assert done.returncode == 0
+    answers = done.stdout.splitlines()
+    assert answers and all(answer.startswith("error ") for answer in answers)
+
+
+def test_a_repeated_card_is_refused():
+    state = new_game(get_rules("easthaven"), deck_from_seed(1))
+    numbers = native.request_line(state, 1000).split()
+    numbers[-2] = numbers[-3]  # the stock's last card repeats the one before (waste empty)
+    done = subprocess.run(
+        [str(native.binary())], input=" ".join(numbers) + "\n", capture_output=True, text=True
+    )
+    assert done.stdout.startswith("error ")
+
+
+def test_a_broken_prover_is_an_error_not_a_verdict(monkeypatch, tmp_path):
+    state = new_game(get_rules("easthaven"), deck_from_seed(1))
+    monkeypatch.setenv("SOLVER_NATIVE", "/bin/false")
+    with pytest.raises(native.NativeError):
+        native.solve_state(state, time_budget=1)
+    monkeypatch.setenv("SOLVER_NATIVE", str(tmp_path / "missing"))
+    assert not native.available()
+    with pytest.raises(native.NativeError):
+        native.solve_state(state, time_budget=1)
+
+
+def test_a_wrong_win_is_caught_by_the_engine(monkeypatch, tmp_path):
+    """A prover that claims a win with a path that does not win is a SolverBug."""
+    from games.solver import SolverBug
+
+    fake = tmp_path / "liar"
+    fake.write_text("#!/bin/sh\nread line\necho won 1 0 0 40 40 0\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("SOLVER_NATIVE", str(fake))
+    with pytest.raises(SolverBug):
+        native.solve_state(new_game(get_rules("easthaven"), deck_from_seed(1)), time_budget=1)
