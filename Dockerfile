@@ -1,4 +1,11 @@
 # Haven API image: one image for web (gunicorn), worker and beat (celery).
+
+# The native prover (native/, Rust, no crates): built apart, only its binary is kept.
+FROM rust:1-slim AS prover
+WORKDIR /src
+COPY native/ ./
+RUN cargo build --release --locked
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -21,6 +28,8 @@ RUN mkdir -p config games leaderboard \
     && pip uninstall -y haven
 
 COPY . .
+COPY --from=prover /src/target/release/haven-prover /usr/local/bin/haven-prover
+ENV SOLVER_NATIVE=haven-prover
 RUN SECRET_KEY=build python manage.py compile_translations \
     && pip install --no-deps . \
     && SECRET_KEY=collectstatic python manage.py collectstatic --noinput \

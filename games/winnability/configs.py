@@ -21,7 +21,7 @@ __all__ = [
 #: The version results are stored under: bump it when a change of the solver may change
 #: which deals it decides within a budget (not for a refactoring), so old and new results
 #: are never mixed in one table.  ``WINNABILITY_SOLVER_VERSION`` overrides it.
-SOLVER_VERSION = "2026-12-03"
+SOLVER_VERSION = "2026-12-03-native"
 
 
 def solver_version() -> str:

@@ -19,12 +19,15 @@
 //! (`Search::streamline`), whose wins are wins; 0 for none.  0 as `node_limit` or
 //! `memory_mb`: no limit.
 
+// `Option::is_none_or` is newer than the Debian toolchain (rustc 1.63) this must build on.
+#![allow(clippy::unnecessary_map_or)]
+
 mod dead;
 mod game;
 mod keyset;
 mod search;
 
-use game::{Position, Rules, MAX_COLS};
+use game::{Move, Position, Rules, MAX_COLS};
 use search::{Search, Stop, Verdict};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
@@ -184,7 +187,8 @@ fn answer(request: Request) -> String {
         );
         quick.streamline = true;
         if quick.run() == Verdict::Won {
-            return reply("won", quick.nodes, started, false, &quick);
+            let moves = quick.shortcut_win();
+            return reply("won", quick.nodes, started, false, &moves);
         }
         nodes = quick.nodes;
         node_limit = node_limit.saturating_sub(nodes).max(1);
@@ -197,10 +201,15 @@ fn answer(request: Request) -> String {
         Verdict::Unknown => "unknown",
     };
     let by_memory = matches!(search.stopped, Some(Stop::Memory));
-    reply(word, nodes + search.nodes, started, by_memory, &search)
+    let moves = if verdict == Verdict::Won {
+        search.shortcut_win()
+    } else {
+        Vec::new()
+    };
+    reply(word, nodes + search.nodes, started, by_memory, &moves)
 }
 
-fn reply(word: &str, nodes: u64, started: Instant, by_memory: bool, search: &Search) -> String {
+fn reply(word: &str, nodes: u64, started: Instant, by_memory: bool, moves: &[Move]) -> String {
     let mut out = format!(
         "{} {} {} {}",
         word,
@@ -209,8 +218,7 @@ fn reply(word: &str, nodes: u64, started: Instant, by_memory: bool, search: &Sea
         by_memory as u8
     );
     if word == "won" {
-        for done in &search.path {
-            let mv = done.mv;
+        for mv in moves {
             out.push_str(&format!(" {} {} {}", mv.src, mv.dst, mv.count));
         }
     }

@@ -36,6 +36,12 @@ pub struct Search {
     /// win (every move is legal), but an exhausted search proves nothing: `run` answers
     /// `Unknown` instead of `Lost`.
     pub streamline: bool,
+    /// After a win: where each chosen move starts in `path`.
+    steps: Vec<usize>,
+    /// The position the search started from.
+    root: Position,
+    /// Moves the shortcut's lookahead applied, to take back.
+    lookahead: Vec<Done>,
     node_limit: u64,
     deadline: Instant,
     memory_limit: usize,
@@ -50,6 +56,7 @@ pub struct Search {
 impl Search {
     pub fn new(pos: Position, node_limit: u64, deadline: Instant, memory_limit: usize) -> Self {
         let relaxation = Relaxation::new(&pos);
+        let root = pos.clone();
         Search {
             pos,
             seen: KeySet::new(),
@@ -57,6 +64,9 @@ impl Search {
             path: Vec::new(),
             stopped: None,
             streamline: false,
+            steps: Vec::new(),
+            root,
+            lookahead: Vec::new(),
             node_limit,
             deadline,
             memory_limit,
@@ -154,6 +164,9 @@ impl Search {
             self.path.push(done);
             self.settle();
             if self.pos.won() {
+                // Where each move the search chose starts in `path` (auto-play follows it).
+                self.steps = frames.iter().skip(1).map(|f| f.mark).collect();
+                self.steps.push(before);
                 return Ok(true);
             }
             self.pos.key(&mut self.key, &mut self.order);
@@ -174,5 +187,116 @@ impl Search {
             self.back_to(before);
         }
         Ok(false)
+    }
+
+    /// The win in `path`, with shortcuts: a depth-first win wanders (tens of thousands of
+    /// moves on some deals), through positions that one move from an earlier one of them
+    /// already reaches.  From the start, take at each position the move (with its
+    /// auto-play) whose position is the furthest one along the win, by key, until the
+    /// win.  Every move is generated from the position it is played in, so the result is
+    /// legal; it is a win because it reaches the win's last key, or wins sooner.
+    pub fn shortcut_win(&mut self) -> Vec<Move> {
+        use std::collections::HashMap;
+        let mut pos = self.root.clone();
+        let opening = self.steps.first().copied().unwrap_or(self.path.len());
+        let mut out: Vec<Move> = self.path[..opening].iter().map(|d| d.mv).collect();
+        // The keys of the positions the win passes, by their index along it.
+        let mut along: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut bounds = self.steps.clone();
+        bounds.push(self.path.len());
+        for d in &self.path[..opening] {
+            pos.apply(d.mv);
+        }
+        let start = pos.clone();
+        for (index, window) in bounds.windows(2).enumerate() {
+            pos.key(&mut self.key, &mut self.order);
+            along.insert(self.key.clone(), index);
+            for d in &self.path[window[0]..window[1]] {
+                pos.apply(d.mv);
+            }
+        }
+        let last = bounds.len() - 1;
+        let mut pos = start;
+        let mut index = 0;
+        while index < last {
+            // The furthest index one move reaches, and two moves (when that gains more).
+            let one = self.furthest(&mut pos, &along, last, index);
+            let mut best = one.map(|(j, mv)| (j, vec![mv]));
+            let mut firsts = Vec::new();
+            pos.moves(&mut firsts, &mut self.scratch);
+            for mv in firsts {
+                let mark = self.path_scratch(&mut pos, mv);
+                if !pos.won() {
+                    if let Some((j, second)) = self.furthest(&mut pos, &along, last, index) {
+                        if best.as_ref().map_or(true, |(b, _)| j >= b + 2) {
+                            best = Some((j, vec![mv, second]));
+                        }
+                    }
+                }
+                self.unwind(&mut pos, mark);
+            }
+            let (j, chosen) = match best {
+                Some(found) => found,
+                None => return self.path.iter().map(|d| d.mv).collect(),
+            };
+            for mv in chosen {
+                pos.apply(mv);
+                out.push(mv);
+                while let Some(auto) = pos.autoplay_move(self.streamline) {
+                    pos.apply(auto);
+                    out.push(auto);
+                }
+            }
+            index = j;
+        }
+        out
+    }
+
+    /// Apply `mv` and its auto-play to `pos`, keeping what takes them back; returns where
+    /// they start in the lookahead's stack.
+    fn path_scratch(&mut self, pos: &mut Position, mv: Move) -> usize {
+        let mark = self.lookahead.len();
+        self.lookahead.push(pos.apply(mv));
+        while let Some(auto) = pos.autoplay_move(self.streamline) {
+            self.lookahead.push(pos.apply(auto));
+        }
+        mark
+    }
+
+    fn unwind(&mut self, pos: &mut Position, mark: usize) {
+        while self.lookahead.len() > mark {
+            let done = self.lookahead.pop().expect("a move to take back");
+            pos.undo(done);
+        }
+    }
+
+    /// The furthest index along the win (`last` for a win) that one move from `pos`
+    /// reaches beyond `index`, with that move.
+    fn furthest(
+        &mut self,
+        pos: &mut Position,
+        along: &std::collections::HashMap<Vec<u8>, usize>,
+        last: usize,
+        index: usize,
+    ) -> Option<(usize, Move)> {
+        let mut moves = Vec::new();
+        pos.moves(&mut moves, &mut self.scratch);
+        let mut best: Option<(usize, Move)> = None;
+        for mv in moves {
+            let mark = self.path_scratch(pos, mv);
+            let reach = if pos.won() {
+                Some(last)
+            } else {
+                pos.key(&mut self.key, &mut self.order);
+                along.get(&self.key).copied()
+            };
+            self.unwind(pos, mark);
+            if let Some(j) = reach {
+                if j > index && best.map_or(true, |(b, _)| j > b) {
+                    best = Some((j, mv));
+                }
+            }
+        }
+        best
     }
 }
