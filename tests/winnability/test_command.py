@@ -170,22 +170,29 @@ def test_the_admin_lists_results_read_only(admin_client, scripted):
 
 
 @pytest.mark.native
-def test_the_native_prover_decides_the_stock_games_and_python_the_others():
+def test_the_native_prover_decides_the_stock_games_and_python_the_others(monkeypatch):
+    monkeypatch.setattr(runs, "PYTHON_FIRST_SECONDS", 0)  # the prover alone
     winnability("--configs", "easthaven,seahaven", "--seeds", "1-3", "--budgets", "5")
     rows = DealResult.objects.filter(seed__in=(1, 2, 3), budget=5.0)
-    by_preset = {
-        p: set(rows.filter(preset=p).values_list("interpreter", flat=True))
-        for p in ("easthaven", "seahaven")
-    }
-    assert by_preset["easthaven"] == {"haven-prover (native)"}
-    assert "haven-prover (native)" not in by_preset["seahaven"]
+    easthaven = rows.filter(preset="easthaven")
+    assert set(easthaven.values_list("interpreter", flat=True)) == {"haven-prover (native)"}
+    seahaven = set(rows.filter(preset="seahaven").values_list("interpreter", flat=True))
+    assert "haven-prover (native)" not in seahaven
     # Easthaven seeds 1-3 are proofs of 1,766, 26,490 and 27 positions (data/winnability.csv).
-    assert sorted(rows.filter(preset="easthaven").values_list("nodes", flat=True)) == [
-        27,
-        1766,
-        26490,
-    ]
+    assert sorted(easthaven.values_list("nodes", flat=True)) == [27, 1766, 26490]
     assert set(rows.values_list("verdict", flat=True)) <= {"winnable", "unwinnable"}
+
+
+@pytest.mark.native
+def test_the_python_solver_goes_first_then_the_prover_gets_the_rest():
+    # easthaven-open + partial_runs seed 22: best-first wins in 47 positions, which the
+    # prover's depth-first search misses for millions; easthaven seed 63: the Python solver
+    # was still undecided after 60 s, the prover proves it in about 650k positions.
+    won, name = runs.solve_one("easthaven-open", "partial_runs", 22, 10, None, False)
+    assert won["verdict"] == "winnable" and name != "haven-prover (native)"
+    lost, name = runs.solve_one("easthaven", "", 63, 10, None, False)
+    assert lost["verdict"] == "unwinnable" and name == "haven-prover (native)"
+    assert lost["seconds"] >= runs.python_share(10)  # both searches' time
 
 
 def test_native_without_the_prover_is_a_command_error(monkeypatch, tmp_path):
