@@ -4,7 +4,7 @@
 FROM rust:1-slim AS prover
 WORKDIR /src
 COPY native/ ./
-RUN cargo build --release --locked
+RUN cargo build --release
 
 FROM python:3.11-slim
 
