@@ -94,6 +94,8 @@ def solve_one(
 
 #: The Python solver's share of a budget before the native prover takes over, at most.
 PYTHON_FIRST_SECONDS = 2.0
+#: The native prover's first look, before the Python solver's share, at most.
+NATIVE_FIRST_SECONDS = 0.5
 
 
 def python_share(budget: float) -> float:
@@ -114,20 +116,31 @@ def _solve_portfolio(
     python: str | None,
     race: bool,
 ) -> tuple[dict[str, Any], str]:
+    """Three searches of the deal, one after the other, until one decides it: the native
+    prover for a glance (:data:`NATIVE_FIRST_SECONDS`: most proofs take it milliseconds,
+    and the Python solver would spend its whole share on them), the Python solver for
+    :func:`python_share`, the prover for the rest.  Positions and seconds add up."""
+    glance = min(NATIVE_FIRST_SECONDS, budget / 20)
     share = python_share(budget)
-    first: dict[str, Any] = {}
-    if share > 0:
-        first, name = _solve_python(preset, options, seed, deck, share, python, race)
-        if first["verdict"] != UNKNOWN:
-            return first, name
-    answered = _solve_native(preset, options, deck, max(budget - share, 0.001))
-    if answered is None:
-        return _solve_python(preset, options, seed, deck, budget, python, race)
-    answer, name = answered
-    # The deal cost both searches.
-    answer["nodes"] = int(answer.get("nodes") or 0) + int(first.get("nodes") or 0)
-    answer["seconds"] = float(answer.get("seconds") or 0.0) + float(first.get("seconds") or 0.0)
-    return answer, name
+    phases = (("native", glance), ("python", share), ("native", budget - glance - share))
+    nodes, seconds = 0, 0.0
+    answer: dict[str, Any] = {}
+    name = ""
+    for kind, part in phases:
+        if part <= 0:
+            continue
+        if kind == "python":
+            answer, name = _solve_python(preset, options, seed, deck, part, python, race)
+        else:
+            answered = _solve_native(preset, options, deck, part)
+            if answered is None:  # the prover is unusable here: the Python solver alone
+                return _solve_python(preset, options, seed, deck, budget, python, race)
+            answer, name = answered
+        nodes += int(answer.get("nodes") or 0)
+        seconds += float(answer.get("seconds") or 0.0)
+        if answer["verdict"] != UNKNOWN or answer.get("memory"):
+            break
+    return {**answer, "nodes": nodes, "seconds": seconds}, name
 
 
 def _solve_python(
