@@ -83,7 +83,7 @@ def main() -> None:
 
     if not native.available():
         sys.exit("the native prover is not built: make native")
-    print(f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, Python side: {args.python}")
+    print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, Python side: {args.python}")
     print("| deal | positions | Python s | native s | ratio |")
     print("|---|---:|---:|---:|---:|")
     ratios = []

@@ -48,9 +48,6 @@ PROTOCOL = 1
 INTERPRETER = "haven-prover (native)"
 #: Where ``make native`` puts the binary.
 DEFAULT_BINARY = Path(__file__).resolve().parents[2] / "native/target/release/haven-prover"
-#: The share of the time the streamliner gets first (every card that may go home goes:
-#: its wins are wins, its exhausted searches prove nothing).
-STREAMLINE_PERCENT = int(os.environ.get("SOLVER_NATIVE_STREAMLINE", "0"))
 _VERDICTS = {"won": WINNABLE, "lost": UNWINNABLE, "unknown": UNKNOWN}
 
 
@@ -81,7 +78,6 @@ def request_line(
     millis: int,
     node_limit: int | None = None,
     memory_mb: int | None = None,
-    streamline_percent: int = 0,
 ) -> str:
     """The request for ``state`` (see ``native/src/main.rs``)."""
     rules = state.rules
@@ -98,7 +94,6 @@ def request_line(
         max(int(millis), 0),
         node_limit or 0,
         memory_mb or 0,
-        streamline_percent,
     ]
     for col, down in zip(state.cols, state.down):
         numbers += [len(col), down, *col]
@@ -113,7 +108,6 @@ def solve_state(
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
     memory_mb: int | None = None,
-    streamline_percent: int = STREAMLINE_PERCENT,
 ) -> SolveResult:
     """Solve ``state`` with the prover; a win is replayed by the engine before it is
     returned.  ``memory_mb`` (default ``SOLVER_MEMORY_MB``): the prover stops at it and
@@ -125,7 +119,7 @@ def solve_state(
         limit = os.environ.get("SOLVER_MEMORY_MB", "")
         memory_mb = int(limit) if limit.isdigit() else None
     millis = int((time_budget if time_budget is not None else 10**7) * 1000)
-    line = request_line(state, millis, node_budget, memory_mb, streamline_percent)
+    line = request_line(state, millis, node_budget, memory_mb)
     started = time.perf_counter()
     try:
         done = subprocess.run(

@@ -470,13 +470,12 @@ impl Position {
             .any(|i| rank(self.stock[i]) == KING)
     }
 
-    /// One auto-play move, if any: a safe column top or the waste's top; with `every`,
-    /// any card that may go home (the streamliner: not sound for proofs, see `search`).
-    pub fn autoplay_move(&self, every: bool) -> Option<Move> {
-        let mut allowed: Option<bool> = if every { Some(true) } else { None };
+    /// One auto-play move, if any: a safe column top or the waste's top.
+    pub fn autoplay_move(&self) -> Option<Move> {
+        let mut allowed: Option<bool> = None;
         for i in 0..self.rules.ncols {
             if let Some(&top) = self.cols[i].last() {
-                if self.found[suit(top)] == rank(top) && (every || self.safe_home(top)) {
+                if self.found[suit(top)] == rank(top) && self.safe_home(top) {
                     let free = *allowed.get_or_insert_with(|| self.autoplay_allowed());
                     if free || self.fill_neutral(i) {
                         return Some(Move {
@@ -489,7 +488,7 @@ impl Position {
             }
         }
         if let Some(&card) = self.waste.last() {
-            if self.found[suit(card)] == rank(card) && (every || self.safe_home(card)) {
+            if self.found[suit(card)] == rank(card) && self.safe_home(card) {
                 return Some(Move {
                     src: WASTE,
                     dst: FOUND,

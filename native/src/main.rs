@@ -7,7 +7,6 @@
 //!
 //! ```text
 //! 1 ncols alternate king_only partial_runs row_deals king_fill millis node_limit memory_mb
-//!   streamline_percent
 //!   then per column: length face_down cards…; foundations ×4; stock: length cards…;
 //!   waste: length cards…
 //! ```
@@ -15,9 +14,7 @@
 //! The answer: `verdict nodes millis memory moves src dst count …` with verdict `won`,
 //! `lost` or `unknown`, `memory` 1 when the memory limit stopped the search, and the
 //! moves of a win (piles as in `games.solver.position`).  A malformed request answers
-//! `error <reason>`.  `streamline_percent` of the time goes first to the streamliner
-//! (`Search::streamline`), whose wins are wins; 0 for none.  0 as `node_limit` or
-//! `memory_mb`: no limit.
+//! `error <reason>`.  0 as `node_limit` or `memory_mb`: no limit.
 
 // `Option::is_none_or` is newer than the Debian toolchain (rustc 1.63) this must build on.
 #![allow(clippy::unnecessary_map_or)]
@@ -39,7 +36,6 @@ struct Request {
     millis: u64,
     node_limit: u64,
     memory_mb: u64,
-    streamline_percent: u64,
 }
 
 struct Numbers {
@@ -96,7 +92,6 @@ fn parse(line: &str) -> Result<Request, String> {
     let millis = numbers.next("millis")?;
     let node_limit = numbers.next("node_limit")?;
     let memory_mb = numbers.next("memory_mb")?;
-    let streamline_percent = numbers.next("streamline_percent")?.min(100);
     let mut seen = [false; 52];
     let mut cols = Vec::with_capacity(ncols);
     let mut down = Vec::with_capacity(ncols);
@@ -158,14 +153,13 @@ fn parse(line: &str) -> Result<Request, String> {
         millis,
         node_limit,
         memory_mb,
-        streamline_percent,
     })
 }
 
 fn answer(request: Request) -> String {
     let started = Instant::now();
     let deadline = started + Duration::from_millis(request.millis);
-    let mut node_limit = if request.node_limit == 0 {
+    let node_limit = if request.node_limit == 0 {
         u64::MAX
     } else {
         request.node_limit
@@ -175,24 +169,6 @@ fn answer(request: Request) -> String {
     } else {
         (request.memory_mb as usize) << 20
     };
-    let mut nodes = 0;
-    // The streamliner first, for its share of the budget: wins it finds are wins.
-    if request.streamline_percent > 0 {
-        let share = Duration::from_millis(request.millis * request.streamline_percent / 100);
-        let mut quick = Search::new(
-            request.position.clone(),
-            node_limit,
-            started + share,
-            memory,
-        );
-        quick.streamline = true;
-        if quick.run() == Verdict::Won {
-            let moves = quick.shortcut_win();
-            return reply("won", quick.nodes, started, false, &moves);
-        }
-        nodes = quick.nodes;
-        node_limit = node_limit.saturating_sub(nodes).max(1);
-    }
     let mut search = Search::new(request.position, node_limit, deadline, memory);
     let verdict = search.run();
     let word = match verdict {
@@ -206,7 +182,7 @@ fn answer(request: Request) -> String {
     } else {
         Vec::new()
     };
-    reply(word, nodes + search.nodes, started, by_memory, &moves)
+    reply(word, search.nodes, started, by_memory, &moves)
 }
 
 fn reply(word: &str, nodes: u64, started: Instant, by_memory: bool, moves: &[Move]) -> String {

@@ -32,10 +32,6 @@ pub struct Search {
     pub nodes: u64,
     pub path: Vec<Done>,
     pub stopped: Option<Stop>,
-    /// The streamliner: every card that may go home goes at once.  A win found so is a
-    /// win (every move is legal), but an exhausted search proves nothing: `run` answers
-    /// `Unknown` instead of `Lost`.
-    pub streamline: bool,
     /// After a win: where each chosen move starts in `path`.
     steps: Vec<usize>,
     /// The position the search started from.
@@ -63,7 +59,6 @@ impl Search {
             nodes: 0,
             path: Vec::new(),
             stopped: None,
-            streamline: false,
             steps: Vec::new(),
             root,
             lookahead: Vec::new(),
@@ -80,7 +75,7 @@ impl Search {
     }
 
     fn settle(&mut self) {
-        while let Some(mv) = self.pos.autoplay_move(self.streamline) {
+        while let Some(mv) = self.pos.autoplay_move() {
             let done = self.pos.apply(mv);
             self.path.push(done);
         }
@@ -106,7 +101,6 @@ impl Search {
         self.nodes = 1;
         match self.dfs() {
             Ok(true) => Verdict::Won,
-            Ok(false) if self.streamline => Verdict::Unknown,
             Ok(false) => Verdict::Lost,
             Err(stop) => {
                 self.stopped = Some(stop);
@@ -242,7 +236,7 @@ impl Search {
             for mv in chosen {
                 pos.apply(mv);
                 out.push(mv);
-                while let Some(auto) = pos.autoplay_move(self.streamline) {
+                while let Some(auto) = pos.autoplay_move() {
                     pos.apply(auto);
                     out.push(auto);
                 }
@@ -257,7 +251,7 @@ impl Search {
     fn path_scratch(&mut self, pos: &mut Position, mv: Move) -> usize {
         let mark = self.lookahead.len();
         self.lookahead.push(pos.apply(mv));
-        while let Some(auto) = pos.autoplay_move(self.streamline) {
+        while let Some(auto) = pos.autoplay_move() {
             self.lookahead.push(pos.apply(auto));
         }
         mark

@@ -126,9 +126,9 @@ def test_the_time_budget_gives_unknown():
 def test_the_request_names_only_what_the_rules_decide():
     state = new_game(get_rules("westcliff-classic", {"partial_runs": True}), deck_from_seed(5))
     numbers = list(map(int, native.request_line(state, 1000).split()))
-    assert numbers[:11] == [native.PROTOCOL, 7, 1, 0, 1, 0, 0, 1000, 0, 0, 0]
+    assert numbers[:10] == [native.PROTOCOL, 7, 1, 0, 1, 0, 0, 1000, 0, 0]
     # Then seven columns of three cards, the foundations, the stock of 31, an empty waste.
-    assert len(numbers) == 11 + 7 * (2 + 3) + 4 + (1 + 31) + 1
+    assert len(numbers) == 10 + 7 * (2 + 3) + 4 + (1 + 31) + 1
     with pytest.raises(native.NativeError):
         native.request_line(new_game(get_rules("seahaven"), deck_from_seed(5)), 1000)
     assert not native.supports(get_rules("seahaven"))
