@@ -49,9 +49,7 @@ def test_a_worker_that_died_of_memory_is_not_retried_nor_solved_here(monkeypatch
     monkeypatch.setattr(runs, "_elsewhere", lambda python: True)
     monkeypatch.setattr(runs, "_pool", dying_pool)
     monkeypatch.setattr(runs, "solve_deck", never)
-    answer, _ = runs.solve_one(
-        *HARD, budget=10, python="pypy3", race=False, prover="python"
-    )
+    answer, _ = runs.solve_one(*HARD, budget=10, python="pypy3", race=False, prover="python")
     assert (answer["verdict"], answer["memory"]) == (UNKNOWN, True)
     assert starts == ["pypy3"]
 
