@@ -112,3 +112,50 @@ impl KeySet {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::KeySet;
+
+    #[test]
+    fn keys_are_kept_exactly_through_growth() {
+        let mut set = KeySet::new();
+        let keys: Vec<Vec<u8>> = (0..200_000u32)
+            .map(|i| {
+                let n = 1 + (i % 90) as usize;
+                (0..n)
+                    .map(|k| (i.wrapping_mul(2_654_435_761).rotate_left(k as u32) & 0xff) as u8)
+                    .collect()
+            })
+            .collect();
+        let mut distinct = std::collections::HashSet::new();
+        for key in &keys {
+            assert_eq!(set.insert(key), distinct.insert(key.clone()));
+        }
+        for key in &keys {
+            assert!(!set.insert(key), "a stored key must be found again");
+        }
+        assert_eq!(set.len, distinct.len());
+    }
+
+    #[test]
+    fn keys_differing_in_one_byte_or_length_are_different() {
+        let mut set = KeySet::new();
+        assert!(set.insert(&[1, 2, 3]));
+        assert!(set.insert(&[1, 2, 4]));
+        assert!(set.insert(&[1, 2]));
+        assert!(set.insert(&[]));
+        assert!(!set.insert(&[1, 2, 3]));
+        assert!(!set.insert(&[]));
+    }
+
+    #[test]
+    fn growth_is_announced_before_it_happens() {
+        let mut set = KeySet::new();
+        let before = set.bytes_after_growth();
+        for i in 0..100_000u32 {
+            set.insert(&i.to_le_bytes());
+        }
+        assert!(set.bytes_after_growth() > before);
+    }
+}

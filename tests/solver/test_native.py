@@ -12,8 +12,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +28,8 @@ from .helpers import RULE_SETS, rule_id, same_verdict
 from .test_soundness import DEALS, endgames, mini_deal, reference_win
 
 pytestmark = pytest.mark.native
+
+NATIVE = Path(__file__).resolve().parents[2] / "native"
 
 STOCK_RULE_SETS = [item for item in RULE_SETS if not item[0].startswith("seahaven")]
 
@@ -185,3 +190,22 @@ def test_a_wrong_win_is_caught_by_the_engine(monkeypatch, tmp_path):
     monkeypatch.setenv("SOLVER_NATIVE", str(fake))
     with pytest.raises(SolverBug):
         native.solve_state(new_game(get_rules("easthaven"), deck_from_seed(1)), time_budget=1)
+
+
+def test_the_provers_own_unit_tests_pass(tmp_path):
+    """``cargo test`` in native/ (the key set's exactness through growth), in a build
+    directory of the test's own."""
+    cargo = shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
+    if not Path(cargo).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("cargo is needed for the prover's unit tests under CI=true")
+        pytest.skip("no cargo")
+    done = subprocess.run(
+        [cargo, "test", "--quiet", "--manifest-path", str(NATIVE / "Cargo.toml")],
+        env={**os.environ, "CARGO_TARGET_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "test result: ok" in done.stdout
