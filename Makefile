@@ -37,8 +37,11 @@ else
 	@echo "cargo not found: the native prover is not built (optional; see README)"
 endif
 
+# Then the published winnability results (data/winnability.csv, shown by /api/v1/presets),
+# once: a database that has them already is left alone.
 migrate: install
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py winnability --import data/winnability.csv --if-empty --no-progress
 
 # Today's daily deals, if the prepare_daily command is installed.
 daily: migrate

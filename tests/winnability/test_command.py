@@ -203,3 +203,15 @@ def test_native_without_the_prover_is_a_command_error(monkeypatch, tmp_path):
     winnability("--preset", "easthaven", "--seeds", "3", "--budgets", "5")
     row = DealResult.objects.get(preset="easthaven", seed=3)
     assert row.interpreter != "haven-prover (native)" and row.verdict == "unwinnable"
+
+
+def test_import_if_empty_imports_into_a_fresh_database_only(tmp_path, scripted):
+    winnability("--preset", "easthaven", "--seeds", "1-2", "--budgets", "1")
+    path = tmp_path / "results.csv"
+    winnability("--export", str(path))
+    DealResult.objects.all().delete()
+    assert "2 new" in winnability("--import", str(path), "--if-empty")
+    DealResult.objects.filter(seed=2).delete()
+    out = winnability("--import", str(path), "--if-empty")
+    assert "nothing imported" in out
+    assert DealResult.objects.count() == 1

@@ -24,6 +24,7 @@ from games.solver.cli import CliError, parse_ranges
 from ...configs import CONFIGS, options_key, parse_config, solver_version
 from ...csvfile import CsvError, export, import_
 from ...fanout import Run, RunStalled, execute
+from ...models import DealResult
 from ...runs import AUTO, NATIVE, PROVERS
 from ...tables import markdown
 
@@ -100,6 +101,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--import", dest="imports", action="append", default=[], help="CSV to import first"
         )
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="import only when no result of the solver version is stored yet (a "
+            "fresh database: make migrate and compose's migrate service use it)",
+        )
         parser.add_argument("--export", help="write every stored result to this CSV at the end")
         parser.add_argument("--table", action="store_true", help="print the Markdown tables")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -121,6 +128,9 @@ class Command(BaseCommand):
                 "nothing to do: give --seeds (with --preset or --configs), --import, "
                 "--export or --table"
             )
+        if options["if_empty"] and DealResult.objects.filter(solver_version=version).exists():
+            self.stdout.write(f"results of {version} already stored: nothing imported")
+            options["imports"] = []
         for path in options["imports"]:
             try:
                 read, inserted = import_(path)
