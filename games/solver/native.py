@@ -1,5 +1,6 @@
 """The native prover (``native/``, Rust): the same question for the stock games, asked of
-a compiled depth-first search that visits 20-100 times as many positions a second.
+a compiled depth-first search that visits 11-30 times as many positions a second as PyPy
+(``bench/prover.py``).
 
 Why: the Python search decides almost every deal in seconds, but a few in a hundred of
 Easthaven's and Westcliff-classic's need millions of positions for a proof, which is
@@ -9,8 +10,10 @@ back moves in place, and stores the transposition keys exactly, back to back in 
 arena: a proof is still exhaustive, and its memory stays under a limit it checks itself.
 
 It is a helper, not a second engine: it answers for Easthaven and Westcliff presets only
-(no cells), its pruning is a subset of the Python search's (:mod:`.position`,
-:mod:`.autoplay`), and every win it reports is replayed here by the engine
+(no cells); its pruning rules are the Python search's, ported (:mod:`.position`,
+:mod:`.autoplay`, :mod:`.movegen`, :mod:`.deadends`, :mod:`.deadrows`: a proof visits as
+many positions with either, which ``tests/solver/test_native.py`` checks); and every win
+it reports is replayed here by the engine
 (:func:`.entry.verify`) before it is believed; :class:`~.entry.SolverBug` otherwise.
 The binary is built by ``make native`` (``cargo build --release``); ``SOLVER_NATIVE``
 names another path.  No binary: :func:`available` is false and callers use the Python
