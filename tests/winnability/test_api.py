@@ -95,7 +95,27 @@ def test_a_lost_position_says_no_win_from_here(client):
     assert body == {"result": "no_win_from_here", "move": None, "seq": 0, "cached": False}
 
 
-def test_undecided_within_the_budget_is_unknown_and_not_stored(client, settings):
+@pytest.fixture
+def python_hints_only(monkeypatch):
+    """No native proofs for hints: the tests below need positions left undecided."""
+    monkeypatch.setattr(hints, "PROOF_SHARE", 0)
+
+
+@pytest.mark.native
+def test_the_native_prover_proves_what_the_budget_leaves_python_undecided(
+    client, settings, monkeypatch
+):
+    settings.HINT_BUDGET_SECONDS = 2.0
+    # Easthaven seed 9: a proof of 97,313 positions, 0.1-0.3 s for the prover (a quarter
+    # of the budget is 0.5 s), several seconds for the Python search.
+    play = start(client, preset="easthaven", seed=9).json()
+    assert hint(client, play).json()["result"] == "no_win_from_here"
+    monkeypatch.setattr(hints, "PROOF_SHARE", 0)
+    state = engine.new_game(engine.get_rules("easthaven"), engine.deck_from_seed(9))
+    assert hints.solve_position(state, 2.0)["result"] == "unknown"
+
+
+def test_undecided_within_the_budget_is_unknown_and_not_stored(client, settings, python_hints_only):
     settings.HINT_BUDGET_SECONDS = 0.05
     play = start(client, preset="easthaven", seed=30).json()
     body = hint(client, play).json()
@@ -144,7 +164,7 @@ def test_the_hint_is_in_the_schema(anon):
 
 
 def test_an_unknown_goes_to_a_worker_whose_answer_the_next_request_finds(
-    client, settings, monkeypatch
+    client, settings, monkeypatch, python_hints_only
 ):
     from games.winnability import tasks
 
@@ -166,7 +186,7 @@ def test_an_unknown_goes_to_a_worker_whose_answer_the_next_request_finds(
     assert body == {"result": "no_win_from_here", "move": None, "seq": 0, "cached": True}
 
 
-def test_without_a_broker_nothing_is_queued(client, settings):
+def test_without_a_broker_nothing_is_queued(client, settings, python_hints_only):
     settings.HINT_BUDGET_SECONDS = 0.02
     play = start(client, preset="easthaven", seed=8).json()
     body = hint(client, play).json()
