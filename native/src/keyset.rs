@@ -5,14 +5,17 @@
 
 pub struct KeySet {
     arena: Vec<u8>,
-    /// 0 = empty; else `(tag << 40) | (offset + 1)`, the tag being the hash's top 24 bits.
+    /// 0 = empty; else `(bits << 34) | (offset + 1)`, `bits` being the hash's low 30 bits:
+    /// they choose the slot (up to 2^30 slots) and tell most other keys apart without
+    /// reading the arena, and growing the table never reads the arena either.
     table: Vec<u64>,
     mask: usize,
     len: usize,
 }
 
-const OFFSET_BITS: u32 = 40;
+const OFFSET_BITS: u32 = 34;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+const HASH_MASK: u64 = (1 << (64 - OFFSET_BITS)) - 1;
 
 #[inline]
 fn hash(key: &[u8]) -> u64 {
@@ -68,9 +71,8 @@ impl KeySet {
     /// Insert `key` (at most 255 bytes); true if it was not there.
     pub fn insert(&mut self, key: &[u8]) -> bool {
         debug_assert!(key.len() < 256);
-        let h = hash(key);
-        let tag = h >> OFFSET_BITS;
-        let mut i = h as usize & self.mask;
+        let tag = hash(key) & HASH_MASK;
+        let mut i = tag as usize & self.mask;
         loop {
             let slot = self.table[i];
             if slot == 0 {
@@ -97,14 +99,14 @@ impl KeySet {
 
     fn grow(&mut self) {
         let size = self.table.len() * 2;
+        assert!(size as u64 <= HASH_MASK + 1, "the key set is full");
         let old = std::mem::replace(&mut self.table, vec![0; size]);
         self.mask = size - 1;
         for slot in old {
             if slot == 0 {
                 continue;
             }
-            let offset = ((slot & OFFSET_MASK) - 1) as usize;
-            let mut i = hash(self.key_at(offset)) as usize & self.mask;
+            let mut i = (slot >> OFFSET_BITS) as usize & self.mask;
             while self.table[i] != 0 {
                 i = (i + 1) & self.mask;
             }
