@@ -160,6 +160,8 @@ def test_the_results_file_in_the_repository_imports_cleanly():
     configs = set(DealResult.objects.values_list("preset", "options").distinct())
     assert len(configs) == 8
     assert "| easthaven | " in winnability("--table", "--solver-version", "2026-12-03")
+    # The published tables are the current version's (what /api/v1/presets serves).
+    assert "| westcliff-classic | 1–2000 | 60 s | 2000 |" in winnability("--table")
 
 
 def test_the_admin_lists_results_read_only(admin_client, scripted):
