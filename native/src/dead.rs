@@ -128,6 +128,30 @@ impl Relaxation {
             }
     }
 
+    /// Remove a column's own cards from its relaxed top (`top` of them left) down, for as
+    /// long as each may leave by the strip's (b)-(d) or by (a); the cards left.
+    #[inline(always)]
+    fn remove_own(
+        &self,
+        col: &[u8],
+        wake: &Strip,
+        top: usize,
+        acc: &mut u64,
+        gone: &mut u64,
+    ) -> usize {
+        let mut x = top;
+        while x > 0 {
+            let low = self.lower[col[x - 1] as usize];
+            if *acc & wake[x - 1] == 0 && *gone & low != low {
+                break;
+            }
+            *acc |= self.add(col, x - 1);
+            *gone |= self.bit[col[x - 1] as usize];
+            x -= 1;
+        }
+        x
+    }
+
     fn home(&self, pos: &Position) -> u64 {
         (0..4).fold(0, |m, s| m | (((1u64 << pos.found[s]) - 1) << (13 * s)))
     }
@@ -167,18 +191,7 @@ impl Relaxation {
             while idle < ncols {
                 let top = heights[i];
                 if top > 0 {
-                    let col = &pos.cols[i];
-                    let wake = &strips[i];
-                    let mut x = top;
-                    while x > 0 {
-                        let low = self.lower[col[x - 1] as usize];
-                        if acc & wake[x - 1] == 0 && gone & low != low {
-                            break;
-                        }
-                        acc |= self.add(col, x - 1);
-                        gone |= self.bit[col[x - 1] as usize];
-                        x -= 1;
-                    }
+                    let x = self.remove_own(&pos.cols[i], &strips[i], top, &mut acc, &mut gone);
                     if x != top {
                         heights[i] = x;
                         idle = 0;
@@ -302,16 +315,7 @@ impl Relaxation {
                 }
                 if e.is_empty() && x > 0 {
                     let top = x;
-                    let wake = &strips[i];
-                    while x > 0 {
-                        let low = self.lower[col[x - 1] as usize];
-                        if acc & wake[x - 1] == 0 && gone & low != low {
-                            break;
-                        }
-                        acc |= self.add(col, x - 1);
-                        gone |= self.bit[col[x - 1] as usize];
-                        x -= 1;
-                    }
+                    x = self.remove_own(col, &strips[i], top, &mut acc, &mut gone);
                     if x != top {
                         heights[i] = x;
                         moved = true;
