@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .entry import SolveResult, verify
+from .position import Move
 from .translate import to_api
 from .verdicts import UNKNOWN, UNWINNABLE, WINNABLE
 
@@ -145,7 +146,9 @@ def solve_state(
     if verdict != WINNABLE:
         return SolveResult(verdict, [], nodes, seconds, memory=words[3] == "1")
     numbers = list(map(int, words[4:]))
-    internal = [tuple(numbers[k : k + 3]) for k in range(0, len(numbers), 3)]
-    moves = to_api(internal)  # type: ignore[arg-type]
+    internal: list[Move] = [
+        (numbers[k], numbers[k + 1], numbers[k + 2]) for k in range(0, len(numbers), 3)
+    ]
+    moves = to_api(internal)
     verify(state, moves)
     return SolveResult(WINNABLE, moves, nodes, seconds, first_length=len(moves), length=len(moves))

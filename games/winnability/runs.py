@@ -10,6 +10,7 @@ redelivered task (``acks_late``) solves only what is missing.
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import socket
 import threading
@@ -88,7 +89,10 @@ def solve_one(
     if prover == NATIVE or (prover == AUTO and native.available()):
         rules = engine.get_rules(preset, options_dict(options))
         if native.supports(rules):
-            return _solve_portfolio(preset, options, seed, deck, budget, python, race)
+            python_search = functools.partial(
+                _solve_python, preset, options, seed, deck, python=python, race=race
+            )
+            return _solve_portfolio(engine.new_game(rules, deck), budget, python_search)
     return _solve_python(preset, options, seed, deck, budget, python, race)
 
 
@@ -108,13 +112,9 @@ def python_share(budget: float) -> float:
 
 
 def _solve_portfolio(
-    preset: str,
-    options: str,
-    seed: int,
-    deck: tuple[int, ...],
+    state: engine.State,
     budget: float,
-    python: str | None,
-    race: bool,
+    python_search: Callable[[float], tuple[dict[str, Any], str]],
 ) -> tuple[dict[str, Any], str]:
     """Three searches of the deal, one after the other, until one decides it: the native
     prover for a glance (:data:`NATIVE_FIRST_SECONDS`: most proofs take it milliseconds,
@@ -130,11 +130,11 @@ def _solve_portfolio(
         if part <= 0:
             continue
         if kind == "python":
-            answer, name = _solve_python(preset, options, seed, deck, part, python, race)
+            answer, name = python_search(part)
         else:
-            answered = _solve_native(preset, options, deck, part)
+            answered = _solve_native(state, part)
             if answered is None:  # the prover is unusable here: the Python solver alone
-                return _solve_python(preset, options, seed, deck, budget, python, race)
+                return python_search(budget)
             answer, name = answered
         nodes += int(answer.get("nodes") or 0)
         seconds += float(answer.get("seconds") or 0.0)
@@ -191,21 +191,16 @@ def _solve_python(
     return solve_deck(deck, settings), interpreter_name()
 
 
-def _solve_native(
-    preset: str, options: str, deck: tuple[int, ...], budget: float
-) -> tuple[dict[str, Any], str] | None:
-    """The native prover's answer, or ``None`` where it does not play the preset or is
-    not built on this host (logged: the Python solver answers instead)."""
-    rules = engine.get_rules(preset, options_dict(options))
-    if not native.supports(rules):
-        return None
+def _solve_native(state: engine.State, budget: float) -> tuple[dict[str, Any], str] | None:
+    """The native prover's answer on ``state`` (a preset it plays), or ``None`` when it is
+    unusable on this host (logged: the Python solver answers instead)."""
     try:
-        result = native.solve_state(engine.new_game(rules, deck), budget)
+        result = native.solve_state(state, budget)
     except native.NativeError as error:
         log.error("native prover unusable, solving with Python: %s", error)
         return None
     if result.memory:
-        log.warning("%s: the native prover reached its memory limit, unknown", preset)
+        log.warning("%s: the native prover reached its memory limit, unknown", state.rules.key)
     answer = {**result.to_dict(), "memory": result.memory}
     return answer, native.INTERPRETER
 

@@ -202,30 +202,25 @@ fn reply(word: &str, nodes: u64, started: Instant, by_memory: bool, moves: &[Mov
 }
 
 fn main() {
-    let worker = std::thread::Builder::new()
-        .spawn(|| {
-            let stdin = io::stdin();
-            let mut stdout = io::stdout().lock();
-            for line in stdin.lock().lines() {
-                let line = match line {
-                    Ok(line) => line,
-                    Err(_) => break,
-                };
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let reply = match parse(&line) {
-                    Ok(request) => answer(request),
-                    Err(reason) => format!("error {}", reason),
-                };
-                if writeln!(stdout, "{}", reply)
-                    .and_then(|_| stdout.flush())
-                    .is_err()
-                {
-                    break;
-                }
-            }
-        })
-        .expect("a search thread");
-    let _ = worker.join();
+    let stdin = io::stdin();
+    let mut stdout = io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match parse(&line) {
+            Ok(request) => answer(request),
+            Err(reason) => format!("error {}", reason),
+        };
+        if writeln!(stdout, "{}", reply)
+            .and_then(|_| stdout.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
 }
