@@ -2,7 +2,8 @@
 
 A finished ranked play's score is written with an outbox row (:class:`PendingPush`) in the
 same transaction (:func:`leaderboard.scores.record_play`); the row is deleted once the
-push to Redis succeeded. :func:`catch_up` scores recent ranked plays that finished without
+push landed in every board (a push that found a board missing keeps it: the rebuild it
+scheduled may die half-way). :func:`catch_up` scores recent ranked plays that finished without
 a score (a process killed between the play's commit and its receiver, a database error in
 the receiver) and replays the outbox. It runs every minute (the ``catch_up`` beat task) and
 whenever a process's Redis circuit breaker closes after an outage
@@ -16,25 +17,34 @@ import datetime as dt
 import logging
 import threading
 import time
+import uuid
 
 from django.db import connection
+from django.db.models import Q
 from django.utils import timezone
 
 from . import locks, rebuilding, store
 from .models import ALL_TIME, PendingPush, Total
-from .scores import push_score, rescore_missing
+from .scores import Pushed, push_score, rescore_missing
 
 log = logging.getLogger(__name__)
 
 
 def replay_pending(batch: int = 500) -> int:
     """Push every score still in the outbox (:class:`PendingPush`) to Redis, oldest first;
-    return how many were confirmed. Stops at the first failure (Redis still down)."""
+    return how many were confirmed. Stops at the first failure (Redis still down); a row
+    whose board was missing stays for the next run, once the rebuild it scheduled is done."""
     if not store.configured():
         return 0
     done = 0
+    after: tuple[dt.datetime, uuid.UUID] | None = None
     while True:
-        rows = list(PendingPush.objects.select_related("score").order_by("created_at")[:batch])
+        rows_qs = PendingPush.objects.select_related("score").order_by("created_at", "score_id")
+        if after is not None:
+            rows_qs = rows_qs.filter(
+                Q(created_at__gt=after[0]) | Q(created_at=after[0], score_id__gt=after[1])
+            )
+        rows = list(rows_qs[:batch])
         if not rows:
             return done
         for row in rows:
@@ -43,10 +53,13 @@ def replay_pending(batch: int = 500) -> int:
                 Total.objects.get(board=score.board, period=period, player_id=score.player_id)
                 for period in (score.week, ALL_TIME)
             ]
-            if not push_score(score, totals):
+            pushed = push_score(score, totals)
+            if pushed is Pushed.UNAVAILABLE:
                 return done
-            PendingPush.objects.filter(score_id=score.pk).delete()
-            done += 1
+            if pushed is Pushed.ALL:
+                PendingPush.objects.filter(score_id=score.pk).delete()
+                done += 1
+        after = (rows[-1].created_at, rows[-1].score_id)
 
 
 CATCH_UP_WINDOW = dt.timedelta(days=2)

@@ -153,11 +153,11 @@ class Membership(models.Model):
 class PendingPush(models.Model):
     """A score whose Redis entries are not confirmed yet: a transactional outbox.
 
-    Written in the transaction that records the score and deleted once the push to Redis
-    succeeded, so a score recorded while Redis was down (or by a process that died before
-    its push) is replayed by :func:`leaderboard.catchup.replay_pending` when Redis is back
-    (the circuit breaker closing, or the ``catch_up`` beat task). Replays are idempotent:
-    ``ZADD … LT`` keeps the best key.
+    Written in the transaction that records the score and deleted once the push landed in
+    every board, so a score recorded while Redis was down (or by a process that died before
+    its push, or pushed while its board was missing) is replayed by
+    :func:`leaderboard.catchup.replay_pending` (the circuit breaker closing, or the
+    ``catch_up`` beat task). Replays are idempotent: ``ZADD … LT`` keeps the best key.
     """
 
     score = models.OneToOneField(

@@ -5,13 +5,15 @@ the play's :class:`Score`, recomputes the player's weekly and all-time :class:`T
 the scores (so totals are always derivable from PostgreSQL), re-freezes the day if it was
 frozen already (a play started before midnight may end after it), and registers a
 ``transaction.on_commit`` hook that adds the three entries to Redis. The score's outbox row
-(:class:`PendingPush`, same transaction) stays until that push succeeded: a push Redis
-missed is replayed by :mod:`leaderboard.catchup` when Redis is back.
+(:class:`PendingPush`, same transaction) stays until that push landed in every board: a
+push Redis missed, or that found a board missing (its rebuild may die after the rename and
+before re-adding the scores committed meanwhile), is replayed by :mod:`leaderboard.catchup`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import logging
 from typing import Any
 
@@ -88,7 +90,7 @@ def record_play(play: Play) -> Score | None:
 
 
 def _push_and_confirm(score: Score, totals: list[Total]) -> None:
-    if push_score(score, totals):
+    if push_score(score, totals) is Pushed.ALL:
         try:
             PendingPush.objects.filter(score_id=score.pk).delete()
         except Exception:  # the push happened; a replay later is harmless (ZADD LT)
@@ -126,17 +128,29 @@ def refs_of(score: Score) -> tuple[BoardRef, BoardRef, BoardRef]:
     )
 
 
-def push_score(score: Score, totals: list[Total]) -> bool:
-    """After the commit: add the score and the totals (with their details) to Redis; True
-    when Redis has them (or a rebuild from PostgreSQL was scheduled for a missing board)."""
+class Pushed(enum.Enum):
+    """What :func:`push_score` achieved, so the outbox knows whether to keep its row."""
+
+    ALL = "all"  # every board has the entries (or the player is gone): the row can go
+    BOARD_MISSING = "board missing"  # a rebuild is scheduled; keep the row for a replay
+    UNAVAILABLE = "unavailable"  # Redis is down or not configured: keep the row
+
+
+def push_score(score: Score, totals: list[Total]) -> Pushed:
+    """After the commit: add the score and the totals (with their details) to Redis.
+
+    A board that is missing gets a rebuild from PostgreSQL, but the answer is then
+    ``BOARD_MISSING``, not ``ALL``: a rebuilder killed between its rename and its second
+    pass (the scores committed while it copied) would leave this score out for good.
+    """
     if not store.configured():
-        return False
+        return Pushed.UNAVAILABLE
     daily, weekly, alltime = refs_of(score)
     username = (
         get_user_model().objects.filter(pk=score.player_id).values_list("username", flat=True)
     ).first()
     if username is None:  # the player was deleted meanwhile
-        return True
+        return Pushed.ALL
     details = (
         username,
         score.won,
@@ -163,13 +177,14 @@ def push_score(score: Score, totals: list[Total]) -> bool:
     except store.StoreUnavailable as error:
         level = logging.DEBUG if store.outage_known() else logging.WARNING
         log.log(level, "leaderboard: Redis unavailable, %s kept pending: %s", score.play_id, error)
-        return False
+        return Pushed.UNAVAILABLE
     for ref in (daily, weekly, alltime):
         if ref.redis_key in missing:
             rebuilding.schedule_rebuild(ref)
-    if missing:
-        rebuilding.schedule_restore()  # a new board, or Redis lost them all: the marker tells
-    return True
+    if not missing:
+        return Pushed.ALL
+    rebuilding.schedule_restore()  # a new board, or Redis lost them all: the marker tells
+    return Pushed.BOARD_MISSING
 
 
 def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:

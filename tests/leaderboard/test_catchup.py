@@ -48,6 +48,7 @@ def test_a_score_redis_missed_is_replayed(django_capture_on_commit_callbacks, mo
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user(), won=True, day=today())
     rebuilding.rebuild(ref)  # the board exists in Redis: a missed push would stay missed
+    assert catchup.replay_pending() == 1  # the first push found the boards missing
 
     def down(items):
         raise store.StoreUnavailable("Redis is down")
@@ -146,3 +147,50 @@ def test_a_lock_is_released_and_renewed_only_by_its_holder():
     assert store.client().ttl(f"{store.prefix()}lock:job") > 30
     locks.unlock("job", token)
     assert locks.lock("job", 30) is not None
+
+
+@pytest.mark.redis
+def test_a_score_pushed_while_its_board_was_rebuilt_survives_the_rebuilder_dying(
+    django_capture_on_commit_callbacks,
+):
+    """The rebuilder copies PostgreSQL, renames the copy into place, then re-adds what was
+    committed meanwhile; killed between the two, it leaves out a score whose push found the
+    board missing. That push keeps its outbox row, so the catch-up adds the score."""
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user(), won=True, day=today())
+    assert catchup.replay_pending() == 1  # built by its first push, which keeps its row
+    daily = boards.BoardRef.daily("easthaven", today())
+    copy = list(boards.pg_entries(daily))  # the rebuilder's first pass
+    store.client().delete(daily.redis_key)
+    assert locks.lock(f"rebuild:{daily.redis_key}", 30) is not None  # it holds the lock
+
+    with django_capture_on_commit_callbacks(execute=True):
+        late = record(make_user(), won=False, day=today())  # the push finds no board
+    assert PendingPush.objects.filter(score=late).exists()
+
+    store.build(daily.redis_key, copy)  # its rename; then it is killed
+    store.client().delete(f"{store.prefix()}lock:rebuild:{daily.redis_key}")  # expired
+    assert late.play_id.hex not in store.client().zrange(daily.redis_key, 0, -1)
+
+    assert catchup.catch_up() == (0, 1)
+    assert late.play_id.hex in store.client().zrange(daily.redis_key, 0, -1)
+    assert not PendingPush.objects.exists()
+
+
+@pytest.mark.redis
+def test_a_replay_passes_rows_whose_board_is_still_missing(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    monkeypatch.setattr(rebuilding, "schedule_rebuild", lambda ref: None)
+    monkeypatch.setattr(rebuilding, "schedule_restore", lambda: False)
+    monkeypatch.setattr(rebuilding, "rebuild_missing", lambda: 0)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = record(make_user(), won=True, day=today())
+        second = record(make_user(), won=True, day=today(), preset="westcliff")
+    assert PendingPush.objects.count() == 2  # no board exists: both kept
+    westcliff = boards.BoardRef.daily("westcliff", today())
+    for ref in scores.refs_of(second):
+        store.build(ref.redis_key, [])
+    assert catchup.replay_pending(batch=1) == 1  # the first row is passed, not retried forever
+    assert list(PendingPush.objects.values_list("score", flat=True)) == [first.pk]
+    assert second.play_id.hex in store.client().zrange(westcliff.redis_key, 0, -1)
