@@ -60,13 +60,15 @@ def python_proof(python: str, preset: str, seed: int) -> dict:
     return json.loads(done.stdout)
 
 
-def native_proof(preset: str, seed: int) -> dict:
+def native_proof(preset: str, seed: int, stock_plays: bool = False) -> dict:
+    """The prover's search of the deal; without stock plays by default, the Python
+    search's graph (``docs/solver/stock-plays.md``)."""
     from games.engine import deck_from_seed, get_rules, new_game
     from games.solver import native
 
     state = new_game(get_rules(preset), deck_from_seed(seed))
     started = time.perf_counter()
-    answer = native.solve_state(state, time_budget=600)
+    answer = native.solve_state(state, time_budget=600, stock_plays=stock_plays)
     return {
         "seconds": time.perf_counter() - started,
         "nodes": answer.nodes,

@@ -47,7 +47,7 @@ __all__ = [
     "supports",
 ]
 
-PROTOCOL = 1
+PROTOCOL = 2
 #: The ``interpreter`` of the results it gives (``winnability_dealresult``).
 INTERPRETER = "haven-prover (native)"
 #: Where ``make native`` puts the binary.
@@ -82,8 +82,11 @@ def request_line(
     millis: int,
     node_limit: int | None = None,
     memory_mb: int | None = None,
+    stock_plays: bool = True,
 ) -> str:
-    """The request for ``state`` (see ``native/src/main.rs``)."""
+    """The request for ``state`` (see ``native/src/main.rs``).  ``stock_plays``: with a
+    waste, deal only as part of playing the dealt card (``docs/solver/stock-plays.md``);
+    off, the prover's search is the Python search, position for position."""
     rules = state.rules
     if not supports(rules):
         raise NativeError(f"the native prover does not play {rules.key}")
@@ -94,6 +97,7 @@ def request_line(
         int(rules.space == "king"),
         int(rules.partial_runs),
         int(rules.stock == "rows"),
+        int(stock_plays),
         int(rules.king_fill_before_deal),
         max(int(millis), 0),
         node_limit or 0,
@@ -112,10 +116,12 @@ def solve_state(
     time_budget: float | None = 10.0,
     node_budget: int | None = None,
     memory_mb: int | None = None,
+    stock_plays: bool = True,
 ) -> SolveResult:
     """Solve ``state`` with the prover; a win is replayed by the engine before it is
     returned.  ``memory_mb`` (default ``SOLVER_MEMORY_MB``): the prover stops at it and
-    answers ``unknown``.  Raises :class:`NativeError` when the prover is unusable."""
+    answers ``unknown``; ``stock_plays``: see :func:`request_line`.  Raises
+    :class:`NativeError` when the prover is unusable."""
     path = binary()
     if path is None:
         raise NativeError("the native prover is not built (make native)")
@@ -123,7 +129,7 @@ def solve_state(
         limit = os.environ.get("SOLVER_MEMORY_MB", "")
         memory_mb = int(limit) if limit.isdigit() else None
     millis = int((time_budget if time_budget is not None else 10**7) * 1000)
-    line = request_line(state, millis, node_budget, memory_mb)
+    line = request_line(state, millis, node_budget, memory_mb, stock_plays)
     started = time.perf_counter()
     try:
         done = subprocess.run(

@@ -11,6 +11,7 @@ __all__ = [
     "CONFIGS",
     "SOLVER_VERSION",
     "config_name",
+    "current_versions",
     "options_dict",
     "options_key",
     "parse_config",
@@ -23,9 +24,25 @@ __all__ = [
 #: are never mixed in one table.  ``WINNABILITY_SOLVER_VERSION`` overrides it.
 SOLVER_VERSION = "2026-12-03-native"
 
+#: Presets whose search changed since :data:`SOLVER_VERSION`, and the version of their
+#: results: a change that reaches only some presets leaves the others' results standing
+#: (no rerun of deals whose search did not change).  Westcliff's prover plays the stock
+#: by stock plays (``docs/solver/stock-plays.md``).
+PRESET_VERSIONS = {
+    "westcliff": "2026-12-03-stock-plays",
+    "westcliff-classic": "2026-12-03-stock-plays",
+}
 
-def solver_version() -> str:
-    return str(getattr(settings, "WINNABILITY_SOLVER_VERSION", "") or SOLVER_VERSION)
+
+def solver_version(preset: str = "") -> str:
+    """The version of ``preset``'s results (with no preset, the presets' common one)."""
+    override = getattr(settings, "WINNABILITY_SOLVER_VERSION", "")
+    return str(override or PRESET_VERSIONS.get(preset, SOLVER_VERSION))
+
+
+def current_versions() -> dict[str, str]:
+    """Each preset's version of its results."""
+    return {preset: solver_version(preset) for preset in engine.PRESETS}
 
 
 def options_key(options: dict[str, bool] | None) -> str:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count
+from django.db.models import Count, Q
 
-from games import engine
 from games.solver.cli import wilson
 
-from .configs import solver_version
+from .configs import current_versions
 from .models import DealResult
 
 #: The shares change only when a run stores results: a few minutes' staleness is fine.
@@ -18,21 +17,24 @@ CACHE_SECONDS = 300
 
 
 def preset_winnability() -> dict[str, dict[str, Any]]:
-    """Per preset (default options, current solver version), over every seed solved: the
+    """Per preset (default options, the preset's solver version), over every seed solved: the
     winnable share of the decided deals with its 95 % Wilson interval, how many decided
     deals it rests on and how many stayed unknown at every budget tried.  Presets with no
     results are absent."""
-    version = solver_version()
-    key = f"winnability:presets:{version}"
+    versions = current_versions()
+    key = "winnability:presets:" + ",".join(f"{p}={v}" for p, v in sorted(versions.items()))
     found = cache.get(key)
     if found is None:
-        found = _compute(version)
+        found = _compute(versions)
         cache.set(key, found, CACHE_SECONDS)
     return found
 
 
-def _compute(version: str) -> dict[str, dict[str, Any]]:
-    rows = DealResult.objects.filter(solver_version=version, options="", preset__in=engine.PRESETS)
+def _compute(versions: dict[str, str]) -> dict[str, dict[str, Any]]:
+    own = Q()
+    for preset, version in versions.items():
+        own |= Q(preset=preset, solver_version=version)
+    rows = DealResult.objects.filter(own, options="")
     seeds = dict(
         rows.values("preset").annotate(n=Count("seed", distinct=True)).values_list("preset", "n")
     )
@@ -53,6 +55,6 @@ def _compute(version: str) -> dict[str, dict[str, Any]]:
             "winnable_ci95": [round(lo, 4), round(hi, 4)],
             "deals": decided,
             "unknown": total - decided,
-            "solver_version": version,
+            "solver_version": versions[preset],
         }
     return out

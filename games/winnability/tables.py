@@ -16,7 +16,7 @@ from typing import Any
 from games.solver.cli import wilson
 from games.solver.verdicts import UNKNOWN, UNWINNABLE, WINNABLE
 
-from .configs import CONFIGS, config_name
+from .configs import CONFIGS, SOLVER_VERSION, config_name, solver_version
 from .models import DealResult
 
 PERCENTILES = (50, 90, 99)
@@ -91,13 +91,16 @@ def table(preset: str, options: str, version: str) -> list[BudgetRow]:
     return out
 
 
-def stored_configs(version: str) -> list[tuple[str, str]]:
-    """The (preset, options) pairs with results, in ``CONFIGS`` order, others after."""
-    found = set(
-        DealResult.objects.filter(solver_version=version)
-        .values_list("preset", "options")
-        .distinct()
-    )
+def stored_configs(version: str | None = None) -> list[tuple[str, str]]:
+    """The (preset, options) pairs with results of ``version`` (by default each preset's
+    own, :func:`~.configs.solver_version`), in ``CONFIGS`` order, others after."""
+    found = {
+        (preset, options)
+        for preset, options, stored in DealResult.objects.values_list(
+            "preset", "options", "solver_version"
+        ).distinct()
+        if stored == (version or solver_version(preset))
+    }
     order = {name: i for i, name in enumerate(CONFIGS)}
     return sorted(found, key=lambda c: (order.get(config_name(*c), len(order)), c))
 
@@ -117,24 +120,40 @@ def seed_span(preset: str, options: str, version: str) -> str:
     if not count:
         return "none"
     lo, hi = min(values), max(values)
+    if lo == hi:
+        return str(lo)
     return f"{lo}–{hi}" if hi - lo + 1 == count else f"{count} in {lo}–{hi}"
 
 
-def markdown(version: str, configs: list[tuple[str, str]] | None = None) -> str:
-    """The README's table: one line per configuration and budget.  ``deals`` counts the
-    deals with a verdict at that budget: fewer than the seeds while a run is partway
-    through retrying a smaller budget's unknowns at it."""
+def versions_line(versions: dict[str, str]) -> str:
+    """``Solver version `v`.``, or each version with the configurations of its results."""
+    named = sorted(set(versions.values()), key=lambda v: (v != SOLVER_VERSION, v))
+    if len(named) <= 1:
+        return f"Solver version `{named[0] if named else SOLVER_VERSION}`."
+    parts = [
+        f"`{v}` ({', '.join(name for name, of in versions.items() if of == v)})" for v in named
+    ]
+    return "Solver versions: " + "; ".join(parts) + "."
+
+
+def markdown(version: str | None = None, configs: list[tuple[str, str]] | None = None) -> str:
+    """The README's table: one line per configuration and budget, each configuration's
+    results of ``version`` (by default its preset's own).  ``deals`` counts the deals with
+    a verdict at that budget: fewer than the seeds while a run is partway through retrying
+    a smaller budget's unknowns at it."""
     configs = stored_configs(version) if configs is None else configs
+    versions = {config_name(*c): version or solver_version(c[0]) for c in configs}
     lines = [
-        f"Solver version `{version}`.",
+        versions_line(versions),
         "",
         "| configuration | seeds | budget | deals | won | lost | unknown | decided | winnable "
         "share of decided, 95 % Wilson | s/deal p50 / p90 / p99 / max |",
         "|---|---|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for preset, options in configs:
-        span = seed_span(preset, options, version)
-        for row in table(preset, options, version):
+        of = versions[config_name(preset, options)]
+        span = seed_span(preset, options, of)
+        for row in table(preset, options, of):
             lo, hi = row.interval
             share = (
                 "–"

@@ -36,6 +36,9 @@ pub struct Rules {
     pub partial_runs: bool,
     /// Deals go one card onto each column (Easthaven); else one card onto the waste.
     pub row_deals: bool,
+    /// Waste deals: the search plays the stock by *stock plays* (`search`), its
+    /// reduction of the deal move (`docs/solver/stock-plays.md`, with the proof).
+    pub stock_plays: bool,
     /// Easthaven proper: no deal while a King unit could fill a space.
     pub king_fill: bool,
 }
@@ -69,6 +72,14 @@ pub struct Position {
     pub stock: Vec<u8>,
     pub dealt: usize,
     pub waste: Vec<u8>,
+}
+
+impl Move {
+    pub const DEAL: Move = Move {
+        src: DEAL,
+        dst: DEAL,
+        count: 0,
+    };
 }
 
 impl Position {
@@ -258,14 +269,7 @@ impl Position {
             }
         }
         if self.dealt < self.stock.len() && !(self.rules.king_fill && self.king_could_fill()) {
-            scratch.push((
-                4,
-                Move {
-                    src: DEAL,
-                    dst: DEAL,
-                    count: 0,
-                },
-            ));
+            scratch.push((4, Move::DEAL));
         }
         // A counting sort by order, stable (the generator's order within one).
         let mut starts = [0usize; 8];

@@ -6,7 +6,8 @@
 //! of input.  A request is whitespace-separated integers:
 //!
 //! ```text
-//! 1 ncols alternate king_only partial_runs row_deals king_fill millis node_limit memory_mb
+//! 2 ncols alternate king_only partial_runs row_deals stock_plays king_fill millis
+//!   node_limit memory_mb
 //!   then per column: length face_down cards…; foundations ×4; stock: length cards…;
 //!   waste: length cards…
 //! ```
@@ -29,7 +30,7 @@ use search::{Search, Stop, Verdict};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-const PROTOCOL: u64 = 1;
+const PROTOCOL: u64 = 2;
 
 struct Request {
     position: Position,
@@ -87,6 +88,7 @@ fn parse(line: &str) -> Result<Request, String> {
         king_only: flag(numbers.next("king_only")?),
         partial_runs: flag(numbers.next("partial_runs")?),
         row_deals: flag(numbers.next("row_deals")?),
+        stock_plays: flag(numbers.next("stock_plays")?),
         king_fill: flag(numbers.next("king_fill")?),
     };
     let millis = numbers.next("millis")?;

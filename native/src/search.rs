@@ -8,7 +8,7 @@
 //! among them taken in one order (`Position::moves`), and revisited keys skipped.
 
 use crate::dead::{Relaxation, Strips};
-use crate::game::{Done, Move, Position, MAX_COLS};
+use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
 use crate::keyset::KeySet;
 use std::time::Instant;
 
@@ -163,6 +163,22 @@ impl Search {
                 self.steps.push(before);
                 return Ok(true);
             }
+            if mv == Move::DEAL && self.fresh_waste_card() {
+                // A stock play under way: only the dealt card's moves and the next deal.
+                if !self.relaxation.dead(&self.pos, &mut self.strips) {
+                    let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
+                    self.pos.moves(&mut moves, &mut self.scratch);
+                    moves.retain(|m| m.src == WASTE || m.src == DEAL);
+                    frames.push(Frame {
+                        moves,
+                        next: 0,
+                        mark: before,
+                    });
+                    continue;
+                }
+                self.back_to(before);
+                continue;
+            }
             self.pos.key(&mut self.key, &mut self.order);
             if self.seen.insert(&self.key) {
                 self.nodes += 1;
@@ -181,6 +197,18 @@ impl Search {
             self.back_to(before);
         }
         Ok(false)
+    }
+
+    /// With stock plays: is the waste's top card the one just dealt (not sent home by the
+    /// auto-play)?  Then the position is the middle of a stock play, not a node: a win
+    /// needs from it only a move of that card or another deal (the proof is in
+    /// `docs/solver/stock-plays.md`), so it is neither stored nor given other moves.
+    fn fresh_waste_card(&self) -> bool {
+        let pos = &self.pos;
+        pos.rules.stock_plays
+            && !pos.rules.row_deals
+            && pos.dealt > 0
+            && pos.waste.last() == Some(&pos.stock[pos.dealt - 1])
     }
 
     /// The win in `path`, with shortcuts: a depth-first win wanders (tens of thousands of

@@ -2,9 +2,11 @@
 
 * On every endgame of the pruning-soundness test (:mod:`.test_soundness`) of the presets it
   plays, its verdict is the plain search's (``pruning=False``).
-* Where the Python depth-first search proves a loss, the prover visits exactly as many
-  positions: a proof visits every reachable settled position whatever the order, so equal
-  counts mean the same pruning rules (auto-play, dead ends, keys) built the same graph.
+* Where the Python depth-first search proves a loss, the prover without stock plays
+  visits exactly as many positions: a proof visits every reachable settled position
+  whatever the order, so equal counts mean the same pruning rules (auto-play, dead ends,
+  keys) built the same graph.  With stock plays (``docs/solver/stock-plays.md``) its
+  positions are a part of that graph, so it proves the same loss with at most as many.
 * Every win it reports replays to a win in the engine; limits, bad requests and a broken
   binary give ``unknown`` or :class:`~games.solver.native.NativeError`, never a wrong
   verdict.
@@ -57,14 +59,16 @@ def test_endgame_verdicts_and_proof_sizes_match_the_python_solver(item):
     compared = proofs = 0
     for state in positions:
         answer = native.solve_state(state, time_budget=20, node_budget=200_000)
+        plain = native.solve_state(state, 20, 200_000, stock_plays=False)
         expected = same_verdict(state, 5_000)
         if expected is not None:
-            assert answer.verdict == expected, state
+            assert answer.verdict == plain.verdict == expected, state
             compared += 1
         nodes = python_proof_nodes(state)
         if nodes is not None:
-            assert answer.verdict == "unwinnable"
-            assert answer.nodes == nodes, state
+            assert answer.verdict == plain.verdict == "unwinnable"
+            assert plain.nodes == nodes, state
+            assert answer.nodes <= nodes, state
             proofs += 1
     assert compared >= 6
     PROOFS[rule_id(item)] = proofs
@@ -109,6 +113,30 @@ def test_whole_deals_agree_and_wins_replay(preset, seed, verdict):
         assert answer.nodes == python_proof_nodes(new_game(rules, deck), 100_000)
 
 
+# Westcliff-classic deals the Python search proves lost in 70-160 thousand positions.
+@pytest.mark.parametrize("seed", [445, 1710, 1648])
+def test_stock_plays_prove_the_same_losses_with_fewer_positions(seed):
+    state = new_game(get_rules("westcliff-classic"), deck_from_seed(seed))
+    plain = native.solve_state(state, time_budget=60, stock_plays=False)
+    answer = native.solve_state(state, time_budget=60)
+    assert plain.verdict == answer.verdict == "unwinnable"
+    assert plain.nodes == python_proof_nodes(state, 200_000)
+    assert answer.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_stock_plays_win_what_the_plain_search_wins(seed):
+    """Westcliff-classic's first deals (all winnable): the wins replay in the engine."""
+    rules = get_rules("westcliff-classic")
+    deck = deck_from_seed(seed)
+    plain = native.solve_state(new_game(rules, deck), 30, stock_plays=False)
+    answer = native.solve_state(new_game(rules, deck), 30)
+    assert answer.verdict == plain.verdict
+    if answer.verdict == "winnable":
+        state, _, error = replay(rules, deck, answer.moves)
+        assert error is None and status(state) == WON
+
+
 def test_a_node_budget_gives_unknown():
     state = new_game(get_rules("easthaven"), deck_from_seed(2))  # a 26,490-position proof
     answer = native.solve_state(state, time_budget=30, node_budget=1000)
@@ -131,9 +159,11 @@ def test_the_time_budget_gives_unknown():
 def test_the_request_names_only_what_the_rules_decide():
     state = new_game(get_rules("westcliff-classic", {"partial_runs": True}), deck_from_seed(5))
     numbers = list(map(int, native.request_line(state, 1000).split()))
-    assert numbers[:10] == [native.PROTOCOL, 7, 1, 0, 1, 0, 0, 1000, 0, 0]
+    assert numbers[:11] == [native.PROTOCOL, 7, 1, 0, 1, 0, 1, 0, 1000, 0, 0]
     # Then seven columns of three cards, the foundations, the stock of 31, an empty waste.
-    assert len(numbers) == 10 + 7 * (2 + 3) + 4 + (1 + 31) + 1
+    assert len(numbers) == 11 + 7 * (2 + 3) + 4 + (1 + 31) + 1
+    plain = list(map(int, native.request_line(state, 1000, stock_plays=False).split()))
+    assert plain[6] == 0 and plain[:6] + plain[7:] == numbers[:6] + numbers[7:]
     with pytest.raises(native.NativeError):
         native.request_line(new_game(get_rules("seahaven"), deck_from_seed(5)), 1000)
     assert not native.supports(get_rules("seahaven"))
@@ -144,15 +174,15 @@ def test_the_request_names_only_what_the_rules_decide():
     "line",
     [
         "",
-        "2 7 1 1 0 1 1 1000 0 0",  # another protocol version
-        "1 11 1 1 0 1 1 1000 0 0",  # too many columns
-        "1 7 1 1 0 1 1 1000 0 0 3 0 0 0 0",  # cards missing
-        "1 7 x",  # not a number
+        "1 7 1 1 0 1 1 1000 0 0",  # another protocol version
+        "2 11 1 1 0 1 0 1 1000 0 0",  # too many columns
+        "2 7 1 1 0 1 0 1 1000 0 0 3 0 0 0 0",  # cards missing
+        "2 7 x",  # not a number
     ],
 )
 def test_malformed_requests_are_refused_by_the_prover(line):
     done = subprocess.run(
-        [str(native.binary())], input=line + "\n1 7 z\n", capture_output=True, text=True
+        [str(native.binary())], input=line + "\n2 7 z\n", capture_output=True, text=True
     )
     assert done.returncode == 0
     answers = done.stdout.splitlines()

@@ -8,8 +8,9 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from games import engine
 from games.winnability import runs
-from games.winnability.configs import solver_version
+from games.winnability.configs import PRESET_VERSIONS, SOLVER_VERSION, solver_version
 from games.winnability.models import DealResult
 from games.winnability.tables import markdown, table
 
@@ -70,7 +71,7 @@ def test_unknown_deals_are_retried_at_the_next_budget_only(scripted):
     assert [c for c in calls if c[1] == 10] == [(s, 10) for s in range(1, 6)]
     assert [c for c in calls if c[1] == 60] == [(3, 60), (4, 60), (5, 60)]
     assert [c for c in calls if c[1] == 600] == [(4, 600), (5, 600)]
-    rows = table("westcliff", "", solver_version())
+    rows = table("westcliff", "", solver_version("westcliff"))
     assert [(r.budget, r.won, r.lost, r.unknown) for r in rows] == [
         (10, 1, 1, 3),
         (60, 2, 1, 2),
@@ -146,7 +147,7 @@ def test_markdown_table_has_counts_interval_and_times(scripted):
     text = winnability("--table")
     assert "| seahaven | 1–10 | 10 s | 10 | 4 | 5 | 1 | 90.0 % |" in text
     assert "44.4 % [" in text
-    assert markdown(solver_version()) in text
+    assert markdown() in text
 
 
 def test_the_results_file_in_the_repository_imports_cleanly():
@@ -207,13 +208,27 @@ def test_native_without_the_prover_is_a_command_error(monkeypatch, tmp_path):
     assert row.interpreter != "haven-prover (native)" and row.verdict == "unwinnable"
 
 
-def test_import_if_empty_imports_into_a_fresh_database_only(tmp_path, scripted):
-    winnability("--preset", "easthaven", "--seeds", "1-2", "--budgets", "1")
+def test_import_if_empty_imports_only_while_some_preset_lacks_results(tmp_path, scripted):
+    winnability("--configs", ",".join(engine.PRESETS), "--seeds", "1-2", "--budgets", "1")
     path = tmp_path / "results.csv"
     winnability("--export", str(path))
     DealResult.objects.all().delete()
-    assert "2 new" in winnability("--import", str(path), "--if-empty")
+    assert "12 rows, 12 new" in winnability("--import", str(path), "--if-empty")
     DealResult.objects.filter(seed=2).delete()
     out = winnability("--import", str(path), "--if-empty")
     assert "nothing imported" in out
-    assert DealResult.objects.count() == 1
+    assert DealResult.objects.count() == 6
+    # A preset whose solver version is new has no results of it yet: the file is read.
+    DealResult.objects.filter(preset="westcliff").delete()
+    assert "12 rows, 7 new" in winnability("--import", str(path), "--if-empty")
+
+
+def test_each_preset_stores_its_results_under_its_own_solver_version(scripted):
+    winnability("--configs", "westcliff,seahaven", "--seeds", "1", "--budgets", "1")
+    stored = dict(DealResult.objects.values_list("preset", "solver_version"))
+    assert stored == {"westcliff": solver_version("westcliff"), "seahaven": solver_version()}
+    assert stored["westcliff"] == PRESET_VERSIONS["westcliff"] != SOLVER_VERSION
+    text = winnability("--table")
+    assert f"`{SOLVER_VERSION}` (seahaven)" in text
+    assert f"`{PRESET_VERSIONS['westcliff']}` (westcliff)" in text
+    assert "| westcliff | 1 | 1 s |" in text and "| seahaven | 1 | 1 s |" in text

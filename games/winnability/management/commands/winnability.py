@@ -41,6 +41,15 @@ def _budgets(text: str) -> list[float]:
     return budgets
 
 
+def _all_stored(version: str | None) -> bool:
+    """Has every preset results of its solver version (or of ``version``)?"""
+    return all(
+        DealResult.objects.filter(preset=preset, solver_version=version or solver_version(preset))
+        .exists()
+        for preset in engine.PRESETS
+    )
+
+
 def _configs(options: dict[str, Any]) -> list[tuple[str, str]]:
     try:
         if options["configs"]:
@@ -96,7 +105,9 @@ class Command(BaseCommand):
             help="give up when workers store nothing for this many seconds (default: wait)",
         )
         parser.add_argument(
-            "--solver-version", default=None, help="results label (default: current version)"
+            "--solver-version",
+            default=None,
+            help="results label (default: each preset's current version)",
         )
         parser.add_argument(
             "--import", dest="imports", action="append", default=[], help="CSV to import first"
@@ -104,15 +115,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-empty",
             action="store_true",
-            help="import only when no result of the solver version is stored yet (a "
-            "fresh database: make migrate and compose's migrate service use it)",
+            help="import only when some preset has no result of its solver version yet "
+            "(a fresh database, a new version: make migrate and compose's migrate service "
+            "use it)",
         )
         parser.add_argument("--export", help="write every stored result to this CSV at the end")
         parser.add_argument("--table", action="store_true", help="print the Markdown tables")
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        version = options["solver_version"] or solver_version()
+        version = options["solver_version"]  # else each preset's own
         configs = _configs(options)
         if options["seeds"] and not configs:
             raise CommandError("--seeds needs --preset (and --options) or --configs")
@@ -128,8 +140,8 @@ class Command(BaseCommand):
                 "nothing to do: give --seeds (with --preset or --configs), --import, "
                 "--export or --table"
             )
-        if options["if_empty"] and DealResult.objects.filter(solver_version=version).exists():
-            self.stdout.write(f"results of {version} already stored: nothing imported")
+        if options["if_empty"] and _all_stored(version):
+            self.stdout.write("results of every preset's solver version stored: nothing imported")
             options["imports"] = []
         for path in options["imports"]:
             try:
@@ -144,7 +156,7 @@ class Command(BaseCommand):
                 raise CommandError(str(error)) from None
             for preset, key in configs:
                 run = Run(
-                    preset, key, seeds, budgets, version,
+                    preset, key, seeds, budgets, version or solver_version(preset),
                     chunk=options["chunk"], python=options["python"], race=options["race"],
                     prover=options["prover"],
                     queue=options["queue"], timeout=options["timeout"],
