@@ -65,7 +65,8 @@ def budget() -> float:
 
 def position_key(state: engine.State, seconds: float) -> str:
     """The cache key of a position: never sent out (it is a function of hidden cards)."""
-    text = f"{state.rules.key}|{engine.state_hash(state)}|{seconds:g}|{solver_version(state.rules.name)}"
+    version = solver_version(state.rules.name)
+    text = f"{state.rules.key}|{engine.state_hash(state)}|{seconds:g}|{version}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

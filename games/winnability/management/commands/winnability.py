@@ -44,8 +44,9 @@ def _budgets(text: str) -> list[float]:
 def _all_stored(version: str | None) -> bool:
     """Has every preset results of its solver version (or of ``version``)?"""
     return all(
-        DealResult.objects.filter(preset=preset, solver_version=version or solver_version(preset))
-        .exists()
+        DealResult.objects.filter(
+            preset=preset, solver_version=version or solver_version(preset)
+        ).exists()
         for preset in engine.PRESETS
     )
 
