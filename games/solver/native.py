@@ -111,6 +111,15 @@ def request_line(
     return " ".join(map(str, numbers))
 
 
+def hang_grace(seconds: float) -> float:
+    """Seconds past its budget before a prover is taken for hung and killed: it reads
+    its clock every few thousand positions, so it overruns by milliseconds, plus its
+    start and, at worst, one growth of a table of gigabytes.  Short budgets (a hint's
+    quarter second) get a short grace: a hung prover must not hold a request for a
+    minute."""
+    return min(60.0, 2.0 + seconds / 2)
+
+
 def solve_state(
     state: State,
     time_budget: float | None = 10.0,
@@ -137,7 +146,7 @@ def solve_state(
             input=line + "\n",
             capture_output=True,
             text=True,
-            timeout=millis / 1000 + 60,
+            timeout=millis / 1000 + hang_grace(millis / 1000),
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as error:

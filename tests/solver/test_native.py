@@ -210,6 +210,23 @@ def test_a_broken_prover_is_an_error_not_a_verdict(monkeypatch, tmp_path):
         native.solve_state(state, time_budget=1)
 
 
+def test_a_hung_prover_is_killed_soon_after_its_budget(monkeypatch, tmp_path):
+    """A prover that never answers is an error once its budget and a short grace are
+    spent, not a request held for a minute."""
+    import time
+
+    hung = tmp_path / "hung"
+    hung.write_text("#!/bin/sh\nexec sleep 600\n")
+    hung.chmod(0o755)
+    monkeypatch.setenv("SOLVER_NATIVE", str(hung))
+    state = new_game(get_rules("easthaven"), deck_from_seed(1))
+    started = time.monotonic()
+    with pytest.raises(native.NativeError):
+        native.solve_state(state, time_budget=0.5)
+    assert time.monotonic() - started < 0.5 + native.hang_grace(0.5) + 5
+    assert native.hang_grace(0.5) < 3 and native.hang_grace(600) == 60
+
+
 def test_a_wrong_win_is_caught_by_the_engine(monkeypatch, tmp_path):
     """A prover that claims a win with a path that does not win is a SolverBug."""
     from games.solver import SolverBug
