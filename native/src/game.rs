@@ -503,8 +503,9 @@ impl Position {
         None
     }
 
-    /// The transposition key: everything that decides the future, with the columns that
-    /// no rule tells apart in a canonical order (all of them with a waste; with row deals,
+    /// The transposition key: everything that decides the future (for one search: the
+    /// waste follows from the rest), with the columns that no rule tells apart in a
+    /// canonical order (all of them with a waste; with row deals,
     /// the columns no deal reaches any more: `games.solver.position`).
     pub fn key(&self, out: &mut Vec<u8>, order: &mut [usize; MAX_COLS]) {
         out.clear();
@@ -526,6 +527,8 @@ impl Position {
         }
         out.extend_from_slice(&self.found);
         out.push(self.dealt as u8);
-        out.extend_from_slice(&self.waste);
+        // The waste is not written: it is the request's waste and the dealt stock cards,
+        // in order, less those on the columns or the foundations (cards leave it only
+        // from the top, and only deals put cards on it), so the rest of the key fixes it.
     }
 }

@@ -1,21 +1,29 @@
 //! The transposition set: exact keys (no fingerprints, so an exhausted search stays a
-//! proof), stored back to back in one arena, with an open-addressing table of offsets.
-//! About 60-110 bytes a position instead of a boxed key's 150 or more, and its size is
-//! known at any moment, so the search can stop at a memory limit instead of being killed.
+//! proof), stored back to back in fixed-size chunks, with an open-addressing table of
+//! offsets.  About 45-100 bytes a position instead of a boxed key's 150 or more, and its
+//! size is known at any moment, so the search can stop at a memory limit instead of being
+//! killed.  Chunks, not one growing vector: a vector that doubles holds twice its keys'
+//! size while it copies, and the search would have to stop at half its memory.
 
 pub struct KeySet {
-    arena: Vec<u8>,
+    /// Full chunks and the one being filled; a key never straddles two.
+    chunks: Vec<Vec<u8>>,
     /// 0 = empty; else `(bits << 34) | (offset + 1)`, `bits` being the hash's low 30 bits:
     /// they choose the slot (up to 2^30 slots) and tell most other keys apart without
-    /// reading the arena, and growing the table never reads the arena either.
+    /// reading a chunk, and growing the table never reads the chunks either.
     table: Vec<u64>,
     mask: usize,
     len: usize,
+    limit: usize,
 }
 
 const OFFSET_BITS: u32 = 34;
 const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 const HASH_MASK: u64 = (1 << (64 - OFFSET_BITS)) - 1;
+/// 4 MB a chunk, each allocated whole: the slack past the keys stays small, and 2^34
+/// bytes of offsets are 4,096 chunks.
+const CHUNK_BITS: u32 = 22;
+const CHUNK: usize = 1 << CHUNK_BITS;
 
 #[inline]
 fn hash(key: &[u8]) -> u64 {
@@ -37,35 +45,44 @@ fn hash(key: &[u8]) -> u64 {
     h ^ (h >> 31)
 }
 
+/// The table doubles at half full; when doubling would pass the memory limit it fills on
+/// up to this share (longer probes, no more memory) before the set is full.
+const MAX_LOAD_PERCENT: usize = 85;
+
 impl KeySet {
-    pub fn new() -> Self {
+    /// A set that keeps within `limit` bytes (its own count: chunks and table).
+    pub fn new(limit: usize) -> Self {
         let size = 1 << 16;
         KeySet {
-            arena: Vec::with_capacity(1 << 20),
+            chunks: vec![Vec::with_capacity(CHUNK)],
             table: vec![0; size],
             mask: size - 1,
             len: 0,
+            limit,
         }
     }
 
-    /// Bytes the next growth would hold at once (the old table and the new one).
-    pub fn bytes_after_growth(&self) -> usize {
-        let arena = if self.arena.len() + 256 > self.arena.capacity() {
-            self.arena.capacity() * 2
-        } else {
-            self.arena.capacity()
-        };
-        let table = if (self.len + 1) * 2 > self.table.len() {
-            self.table.len() * 8 * 3
-        } else {
-            self.table.len() * 8
-        };
-        arena + table
+    fn bytes(&self) -> usize {
+        self.chunks.len() * CHUNK + self.table.len() * 8
+    }
+
+    /// Doubling the table holds the old one and the new one at once.
+    fn may_grow(&self) -> bool {
+        self.chunks.len() * CHUNK + self.table.len() * 8 * 3 <= self.limit
+    }
+
+    /// Would the next insert pass the memory limit (a new chunk, or a table that may
+    /// neither grow nor fill further)?
+    pub fn full(&self) -> bool {
+        self.bytes() + CHUNK > self.limit
+            || ((self.len + 1) * 100 > self.table.len() * MAX_LOAD_PERCENT && !self.may_grow())
     }
 
     fn key_at(&self, offset: usize) -> &[u8] {
-        let n = self.arena[offset] as usize;
-        &self.arena[offset + 1..offset + 1 + n]
+        let chunk = &self.chunks[offset >> CHUNK_BITS];
+        let at = offset & (CHUNK - 1);
+        let n = chunk[at] as usize;
+        &chunk[at + 1..at + 1 + n]
     }
 
     /// Insert `key` (at most 255 bytes); true if it was not there.
@@ -86,12 +103,19 @@ impl KeySet {
             }
             i = (i + 1) & self.mask;
         }
-        let offset = self.arena.len();
-        self.arena.push(key.len() as u8);
-        self.arena.extend_from_slice(key);
+        let mut last = self.chunks.len() - 1;
+        if self.chunks[last].len() + 1 + key.len() > CHUNK {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+            last += 1;
+        }
+        let chunk = &mut self.chunks[last];
+        let offset = (last << CHUNK_BITS) | chunk.len();
+        assert!((offset as u64) < OFFSET_MASK, "the key set is full");
+        chunk.push(key.len() as u8);
+        chunk.extend_from_slice(key);
         self.table[i] = (tag << OFFSET_BITS) | (offset as u64 + 1);
         self.len += 1;
-        if self.len * 2 > self.table.len() {
+        if self.len * 2 > self.table.len() && self.may_grow() {
             self.grow();
         }
         true
@@ -117,11 +141,11 @@ impl KeySet {
 
 #[cfg(test)]
 mod tests {
-    use super::KeySet;
+    use super::{KeySet, MAX_LOAD_PERCENT};
 
     #[test]
     fn keys_are_kept_exactly_through_growth() {
-        let mut set = KeySet::new();
+        let mut set = KeySet::new(usize::MAX);
         let keys: Vec<Vec<u8>> = (0..200_000u32)
             .map(|i| {
                 let n = 1 + (i % 90) as usize;
@@ -142,7 +166,7 @@ mod tests {
 
     #[test]
     fn keys_differing_in_one_byte_or_length_are_different() {
-        let mut set = KeySet::new();
+        let mut set = KeySet::new(usize::MAX);
         assert!(set.insert(&[1, 2, 3]));
         assert!(set.insert(&[1, 2, 4]));
         assert!(set.insert(&[1, 2]));
@@ -152,12 +176,38 @@ mod tests {
     }
 
     #[test]
-    fn growth_is_announced_before_it_happens() {
-        let mut set = KeySet::new();
-        let before = set.bytes_after_growth();
-        for i in 0..100_000u32 {
-            set.insert(&i.to_le_bytes());
+    fn keys_are_found_across_chunks() {
+        let mut set = KeySet::new(usize::MAX);
+        // 250-byte keys: a chunk holds about 16,700; 300,000 fill 18 chunks.
+        let key = |i: u32| {
+            let mut k = vec![(i % 251) as u8; 250];
+            k[..4].copy_from_slice(&i.to_le_bytes());
+            k
+        };
+        for i in 0..300_000u32 {
+            assert!(set.insert(&key(i)));
         }
-        assert!(set.bytes_after_growth() > before);
+        assert!(set.chunks.len() >= 18);
+        for i in (0..300_000u32).step_by(7) {
+            assert!(!set.insert(&key(i)));
+        }
+    }
+
+    #[test]
+    fn a_limited_set_fills_its_table_instead_of_passing_the_limit() {
+        // 24 MB: a few chunks and a table that may double only while three copies fit.
+        let limit = 24 << 20;
+        let mut set = KeySet::new(limit);
+        let mut i = 0u32;
+        while !set.full() {
+            assert!(set.insert(&i.to_le_bytes()));
+            i += 1;
+        }
+        assert!(set.bytes() <= limit);
+        assert!(set.len * 2 > set.table.len(), "it filled past half before stopping");
+        assert!(set.len * 100 <= set.table.len() * MAX_LOAD_PERCENT + 100);
+        for j in (0..i).step_by(13) {
+            assert!(!set.insert(&j.to_le_bytes()));
+        }
     }
 }

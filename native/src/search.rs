@@ -40,7 +40,6 @@ pub struct Search {
     lookahead: Vec<Done>,
     node_limit: u64,
     deadline: Instant,
-    memory_limit: usize,
     key: Vec<u8>,
     order: [usize; MAX_COLS],
     pool: Vec<Vec<Move>>,
@@ -55,7 +54,7 @@ impl Search {
         let root = pos.clone();
         Search {
             pos,
-            seen: KeySet::new(),
+            seen: KeySet::new(memory_limit),
             nodes: 0,
             path: Vec::new(),
             stopped: None,
@@ -64,7 +63,6 @@ impl Search {
             lookahead: Vec::new(),
             node_limit,
             deadline,
-            memory_limit,
             key: Vec::with_capacity(256),
             order: [0; MAX_COLS],
             pool: Vec::new(),
@@ -117,7 +115,7 @@ impl Search {
             if Instant::now() > self.deadline {
                 return Err(Stop::Time);
             }
-            if self.seen.bytes_after_growth() > self.memory_limit {
+            if self.seen.full() {
                 return Err(Stop::Memory);
             }
         }
