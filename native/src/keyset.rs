@@ -204,7 +204,10 @@ mod tests {
             i += 1;
         }
         assert!(set.bytes() <= limit);
-        assert!(set.len * 2 > set.table.len(), "it filled past half before stopping");
+        assert!(
+            set.len * 2 > set.table.len(),
+            "it filled past half before stopping"
+        );
         assert!(set.len * 100 <= set.table.len() * MAX_LOAD_PERCENT + 100);
         for j in (0..i).step_by(13) {
             assert!(!set.insert(&j.to_le_bytes()));
