@@ -138,7 +138,9 @@ def _solve_portfolio(
             answer, name = answered
         nodes += int(answer.get("nodes") or 0)
         seconds += float(answer.get("seconds") or 0.0)
-        if answer["verdict"] != UNKNOWN or answer.get("memory"):
+        # A prover at its memory limit would meet it again with more time; a Python worker
+        # at its limit says nothing of the prover's (some 25 times smaller positions).
+        if answer["verdict"] != UNKNOWN or (kind == "native" and answer.get("memory")):
             break
     return {**answer, "nodes": nodes, "seconds": seconds}, name
 

@@ -63,3 +63,21 @@ def test_the_native_prover_over_its_memory_limit_is_unknown(monkeypatch):
     assert answer["verdict"] == UNKNOWN
     assert answer["memory"] is True
     assert interpreter == "haven-prover (native)"
+
+
+@pytest.mark.native
+def test_a_python_search_out_of_memory_leaves_the_deal_to_the_prover(monkeypatch):
+    """In the portfolio a PyPy worker at its limit (seen on a long-lived worker at 262k
+    positions, 2026-12-03) is no reason to skip the prover's turn: it proves the deal."""
+    monkeypatch.setattr(runs, "NATIVE_FIRST_SECONDS", 0)
+    python_turns = []
+
+    def python_out_of_memory(preset, options, seed, deck, budget, python, race):
+        python_turns.append(budget)
+        return runs._memory_unknown(), "pypy3"
+
+    monkeypatch.setattr(runs, "_solve_python", python_out_of_memory)
+    # westcliff-classic seed 445: the prover proves it lost in about 70k positions.
+    answer, interpreter = runs.solve_one("westcliff-classic", "", 445, 10, "pypy3", False)
+    assert python_turns == [runs.python_share(10)]
+    assert answer["verdict"] == "unwinnable" and interpreter == "haven-prover (native)"
