@@ -19,16 +19,21 @@ __all__ = [
     "solver_version",
 ]
 
-#: The version results are stored under: bump it when a change of the solver may change
-#: which deals it decides within a budget (not for a refactoring), so old and new results
-#: are never mixed in one table.  ``WINNABILITY_SOLVER_VERSION`` overrides it.
+#: The version results are stored under: bump it when a change of the search may change
+#: which deals it decides within a budget (not for a refactoring, nor for constant
+#: factors of speed or memory), so old and new results are never mixed in one table.
+#: ``WINNABILITY_SOLVER_VERSION`` overrides it.
 SOLVER_VERSION = "2026-12-03-native"
 
 #: Presets whose search changed since :data:`SOLVER_VERSION`, and the version of their
 #: results: a change that reaches only some presets leaves the others' results standing
-#: (no rerun of deals whose search did not change).  Westcliff's prover plays the stock
-#: by stock plays (``docs/solver/stock-plays.md``).
+#: (Seahaven's search did not change).  The stock presets' portfolio gives the Python
+#: search a share that grows with the budget (``runs.python_share``), and Westcliff's
+#: prover plays the stock by stock plays (``docs/solver/stock-plays.md``).
 PRESET_VERSIONS = {
+    "easthaven": "2026-12-03-portfolio",
+    "easthaven-open": "2026-12-03-portfolio",
+    "easthaven-suit": "2026-12-03-portfolio",
     "westcliff": "2026-12-03-stock-plays",
     "westcliff-classic": "2026-12-03-stock-plays",
 }

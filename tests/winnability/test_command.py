@@ -174,7 +174,7 @@ def test_the_admin_lists_results_read_only(admin_client, scripted):
 
 @pytest.mark.native
 def test_the_native_prover_decides_the_stock_games_and_python_the_others(monkeypatch):
-    monkeypatch.setattr(runs, "PYTHON_FIRST_SECONDS", 0)  # the prover alone
+    monkeypatch.setattr(runs, "python_share", lambda budget: 0)  # the prover alone
     winnability("--configs", "easthaven,seahaven", "--seeds", "1-3", "--budgets", "5")
     rows = DealResult.objects.filter(seed__in=(1, 2, 3), budget=5.0)
     easthaven = rows.filter(preset="easthaven")
@@ -196,6 +196,12 @@ def test_the_python_solver_goes_first_then_the_prover_gets_the_rest():
     lost, name = runs.solve_one("easthaven", "", 63, 10, None, False)
     assert lost["verdict"] == "unwinnable" and name == "haven-prover (native)"
     assert lost["seconds"] >= runs.python_share(10)  # both searches' time
+
+
+def test_the_python_share_grows_with_the_budget():
+    assert runs.python_share(10) == 2.0
+    assert runs.python_share(60) == 5.0 and runs.python_share(300) == 17.0
+    assert runs.python_share(5) == 1.0  # a fifth at most
 
 
 def test_native_without_the_prover_is_a_command_error(monkeypatch, tmp_path):
