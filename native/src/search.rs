@@ -161,29 +161,24 @@ impl Search {
                 self.steps.push(before);
                 return Ok(true);
             }
-            if mv == Move::DEAL && self.fresh_waste_card() {
-                // A stock play under way: only the dealt card's moves and the next deal.
-                if !self.relaxation.dead(&self.pos, &mut self.strips) {
-                    let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
-                    self.pos.moves(&mut moves, &mut self.scratch);
-                    moves.retain(|m| m.src == WASTE || m.src == DEAL);
-                    frames.push(Frame {
-                        moves,
-                        next: 0,
-                        mark: before,
-                    });
-                    continue;
+            // A stock play under way is no node: not stored, and given only the dealt
+            // card's moves and the next deal.
+            let fresh = mv == Move::DEAL && self.fresh_waste_card();
+            let new = fresh || {
+                self.pos.key(&mut self.key, &mut self.order);
+                self.seen.insert(&self.key)
+            };
+            if new {
+                if !fresh {
+                    self.nodes += 1;
+                    self.check_budget()?;
                 }
-                self.back_to(before);
-                continue;
-            }
-            self.pos.key(&mut self.key, &mut self.order);
-            if self.seen.insert(&self.key) {
-                self.nodes += 1;
-                self.check_budget()?;
                 if !self.relaxation.dead(&self.pos, &mut self.strips) {
                     let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
                     self.pos.moves(&mut moves, &mut self.scratch);
+                    if fresh {
+                        moves.retain(|m| m.src == WASTE || m.src == DEAL);
+                    }
                     frames.push(Frame {
                         moves,
                         next: 0,
