@@ -7,36 +7,12 @@ import json
 import os
 
 import pytest
-from rest_framework.test import APIClient
 
-from tests.factories import HIGH_RATES, client_for, make_user, no_daily_preparation
+from tests.client_fixtures import _generous_throttles, _no_daily_preparation, anon, client, player
 
 from . import tally
 
-
-@pytest.fixture(autouse=True)
-def _generous_throttles(settings):
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
-
-
-@pytest.fixture(autouse=True)
-def _no_daily_preparation(monkeypatch):
-    no_daily_preparation(monkeypatch)
-
-
-@pytest.fixture
-def player(db):
-    return make_user()
-
-
-@pytest.fixture
-def client(player) -> APIClient:
-    return client_for(player)
-
-
-@pytest.fixture
-def anon() -> APIClient:
-    return APIClient()
+__all__ = ["_generous_throttles", "_no_daily_preparation", "anon", "client", "player"]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
