@@ -20,6 +20,8 @@ from typing import Any
 import redis
 import requests
 
+from games.engine import PRESETS
+
 from .servers import wait_until
 
 REPORT_ENV = "HAVEN_FAULTS_REPORT"
@@ -199,6 +201,16 @@ class Player:
     def read(self, play: dict[str, Any]) -> None:
         self.call("GET", f"/api/v1/plays/{play['id']}", expected=(200,))
         self.call("GET", f"/api/v1/plays/{play['id']}/moves", expected=(200,))
+
+    def dailies_then_practice(self, day: str, practice: str, plays: int, moves: int = 4) -> None:
+        """A player's burst: each preset's daily deal of ``day`` (some moves, read back,
+        resigned), then ``plays`` practice deals of ``practice`` (seeds 0, 1, …)."""
+        for preset in PRESETS:
+            play = self.some_moves(self.start(preset=preset, daily=day), moves)
+            self.read(play)
+            self.resign(play)
+        for seed in range(plays):
+            self.resign(self.some_moves(self.start(preset=practice, seed=seed), moves))
 
 
 # --- Checks ----------------------------------------------------------------------------------

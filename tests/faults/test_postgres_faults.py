@@ -70,13 +70,7 @@ def test_backends_terminated_mid_burst(web, own_redis, today_deals, make_users, 
 
     def life(player: Player) -> None:
         try:
-            for preset in engine.PRESETS:
-                play = player.some_moves(player.start(preset=preset, daily=today), 4)
-                player.read(play)
-                player.resign(play)
-            for seed in range(3):
-                play = player.some_moves(player.start(preset="seahaven", seed=seed), 4)
-                player.resign(play)
+            player.dailies_then_practice(today, "seahaven", 3)
         except Exception as error:
             errors.append(f"{player.user.username}: {error!r}")
 

@@ -38,13 +38,7 @@ def test_gunicorn_worker_killed_mid_burst(web, own_redis, today_deals, make_user
 
     def life(player: Player) -> None:
         try:
-            for preset in engine.PRESETS:
-                play = player.some_moves(player.start(preset=preset, daily=today), 4)
-                player.read(play)
-                player.resign(play)
-            for seed in range(4):
-                play = player.some_moves(player.start(preset="westcliff", seed=seed), 4)
-                player.resign(play)
+            player.dailies_then_practice(today, "westcliff", 4)
         except Exception as error:
             errors.append(f"{player.user.username}: {error!r}")
 
