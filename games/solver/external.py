@@ -66,15 +66,33 @@ def same_interpreter(python: str) -> bool:
     return os.path.realpath(resolve_python(python)) == os.path.realpath(sys.executable)
 
 
+#: Of ``SOLVER_MEMORY_MB`` (the worker's address-space limit), the share PyPy's garbage
+#: collector may grow its heap to (``PYPY_GC_MAX``); the rest is the JIT's code and raw
+#: allocations.
+GC_SHARE = 0.8
+
+
+def worker_env() -> dict[str, str]:
+    """A worker's environment: the project on its path, no host ``PYTHONHOME``, and under
+    ``SOLVER_MEMORY_MB`` a PyPy heap cap below it.  Without the cap a long-lived PyPy
+    worker keeps its heap at the largest search's size and grows it by its collection
+    factor, so the next search met the address-space limit after a few hundred thousand
+    positions (seen 2026-12-03, with 5.8 GB resident between searches); with it, PyPy
+    collects harder near the cap before it gives up."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env.pop("PYTHONHOME", None)  # this interpreter's home is not the worker's
+    limit = env.get("SOLVER_MEMORY_MB", "")
+    if limit.isdigit() and int(limit) > 0 and "PYPY_GC_MAX" not in env:
+        env["PYPY_GC_MAX"] = f"{int(int(limit) * GC_SHARE)}MB"
+    return env
+
+
 class _Worker:
     def __init__(self, python: str) -> None:
         self.python = python
         self.stderr = tempfile.TemporaryFile()
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(
-            [str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])]
-        )
-        env.pop("PYTHONHOME", None)  # this interpreter's home is not the worker's
+        env = worker_env()
         try:
             self.proc = subprocess.Popen(
                 [python, "-m", "games.solver.worker"],

@@ -233,3 +233,16 @@ def test_engine_and_solver_parse_and_import_on_pypy():
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == len(files) > 10
+
+
+def test_a_memory_limited_worker_gets_a_pypy_heap_cap_below_it(monkeypatch):
+    monkeypatch.setenv("SOLVER_MEMORY_MB", "7000")
+    monkeypatch.delenv("PYPY_GC_MAX", raising=False)
+    env = external_module.worker_env()
+    assert env["PYPY_GC_MAX"] == "5600MB"
+    assert "PYTHONHOME" not in env and env["PYTHONPATH"].split(os.pathsep)[0]
+    monkeypatch.setenv("PYPY_GC_MAX", "1GB")  # an operator's own setting stands
+    assert external_module.worker_env()["PYPY_GC_MAX"] == "1GB"
+    monkeypatch.delenv("PYPY_GC_MAX")
+    monkeypatch.delenv("SOLVER_MEMORY_MB")
+    assert "PYPY_GC_MAX" not in external_module.worker_env()
