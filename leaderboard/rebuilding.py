@@ -91,13 +91,22 @@ def lock_seconds() -> int:
 
 
 def rebuild_locked(ref: BoardRef) -> bool:
-    """Rebuild ``ref`` now under its lock; False if someone else is rebuilding it."""
+    """Rebuild the missing board ``ref`` now under its lock; False if someone else is
+    rebuilding it or has rebuilt it since it was found missing.
+
+    The second check matters: a rebuild replaces the live board, and the scores pushed to
+    it meanwhile are added back only by the rebuild's second pass; a rebuilder killed
+    before that pass would lose scores whose pushes had found the board present (their
+    outbox rows gone).  A board that is missing takes no push (the outbox keeps those).
+    """
     name = f"rebuild:{ref.redis_key}"
     seconds = lock_seconds()
     token = locks.lock(name, seconds)
     if token is None:
         return False
     try:
+        if store.exists(ref.redis_key):
+            return False
         rebuild(ref, keep_alive=lambda: locks.renew(name, token, seconds))
     finally:
         locks.unlock(name, token)

@@ -194,3 +194,19 @@ def test_a_replay_passes_rows_whose_board_is_still_missing(
     assert catchup.replay_pending(batch=1) == 1  # the first row is passed, not retried forever
     assert list(PendingPush.objects.values_list("score", flat=True)) == [first.pk]
     assert second.play_id.hex in store.client().zrange(westcliff.redis_key, 0, -1)
+
+
+@pytest.mark.redis
+def test_a_board_rebuilt_meanwhile_is_not_rebuilt_again(django_capture_on_commit_callbacks):
+    """Found missing, then rebuilt by another process before this one got the lock: this
+    one leaves the live board alone (replacing it would drop the scores pushed to it since,
+    were this rebuilder killed before its second pass)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        record(make_user(), won=True, day=today())
+    daily = boards.BoardRef.daily("easthaven", today())
+    store.client().zadd(daily.redis_key, {"pushed-meanwhile": 1})
+    assert not rebuilding.rebuild_locked(daily)
+    assert store.client().zscore(daily.redis_key, "pushed-meanwhile") == 1
+    store.client().delete(daily.redis_key)
+    assert rebuilding.rebuild_locked(daily)
+    assert store.client().zscore(daily.redis_key, "pushed-meanwhile") is None
