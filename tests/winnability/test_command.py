@@ -187,7 +187,10 @@ def test_the_native_prover_decides_the_stock_games_and_python_the_others(monkeyp
 
 
 @pytest.mark.native
-def test_the_python_solver_goes_first_then_the_prover_gets_the_rest():
+def test_the_python_solver_goes_first_then_the_prover_gets_the_rest(monkeypatch):
+    # No glance of the prover first: it now proves easthaven 63 in about half a second,
+    # which would make the order this test checks depend on the machine's speed.
+    monkeypatch.setattr(runs, "NATIVE_FIRST_SECONDS", 0)
     # easthaven-open + partial_runs seed 22: best-first wins in 47 positions, which the
     # prover's depth-first search misses for millions; easthaven seed 63: the Python solver
     # was still undecided after 60 s, the prover proves it in about 650k positions.
