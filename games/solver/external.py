@@ -74,11 +74,9 @@ GC_SHARE = 0.8
 
 def worker_env() -> dict[str, str]:
     """A worker's environment: the project on its path, no host ``PYTHONHOME``, and under
-    ``SOLVER_MEMORY_MB`` a PyPy heap cap below it.  Without the cap a long-lived PyPy
-    worker keeps its heap at the largest search's size and grows it by its collection
-    factor, so the next search met the address-space limit after a few hundred thousand
-    positions (seen 2026-12-03, with 5.8 GB resident between searches); with it, PyPy
-    collects harder near the cap before it gives up."""
+    ``SOLVER_MEMORY_MB`` a PyPy heap cap below it, so PyPy collects harder near the
+    address-space limit before a search fails on it (the worker also collects between
+    searches: :func:`.worker.serve`)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
     env.pop("PYTHONHOME", None)  # this interpreter's home is not the worker's

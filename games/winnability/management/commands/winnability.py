@@ -21,7 +21,7 @@ from games import engine
 from games.solver import native
 from games.solver.cli import CliError, parse_ranges
 
-from ...configs import CONFIGS, options_key, parse_config, solver_version
+from ...configs import CONFIGS, current_versions, options_key, parse_config, solver_version
 from ...csvfile import CsvError, export, import_
 from ...fanout import Run, RunStalled, execute
 from ...models import DealResult
@@ -44,10 +44,8 @@ def _budgets(text: str) -> list[float]:
 def _all_stored(version: str | None) -> bool:
     """Has every preset results of its solver version (or of ``version``)?"""
     return all(
-        DealResult.objects.filter(
-            preset=preset, solver_version=version or solver_version(preset)
-        ).exists()
-        for preset in engine.PRESETS
+        DealResult.objects.filter(preset=preset, solver_version=version or own).exists()
+        for preset, own in current_versions().items()
     )
 
 
