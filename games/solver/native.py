@@ -47,7 +47,7 @@ __all__ = [
     "supports",
 ]
 
-PROTOCOL = 2
+PROTOCOL = 3
 #: The ``interpreter`` of the results it gives (``winnability_dealresult``).
 INTERPRETER = "haven-prover (native)"
 #: Where ``make native`` puts the binary.
@@ -83,10 +83,13 @@ def request_line(
     node_limit: int | None = None,
     memory_mb: int | None = None,
     stock_plays: bool = True,
+    best_first: bool = False,
 ) -> str:
     """The request for ``state`` (see ``native/src/main.rs``).  ``stock_plays``: with a
     waste, deal only as part of playing the dealt card (``docs/solver/stock-plays.md``);
-    off, the prover's search is the Python search, position for position."""
+    off, the prover's search is the Python search, position for position.
+    ``best_first``: the prover's best-first search (the Python :mod:`.bestfirst`'s
+    queues: quick to find wins) instead of its depth-first one (lighter for proofs)."""
     rules = state.rules
     if not supports(rules):
         raise NativeError(f"the native prover does not play {rules.key}")
@@ -99,6 +102,7 @@ def request_line(
         int(rules.stock == "rows"),
         int(stock_plays),
         int(rules.king_fill_before_deal),
+        int(best_first),
         max(int(millis), 0),
         node_limit or 0,
         memory_mb or 0,
@@ -126,10 +130,11 @@ def solve_state(
     node_budget: int | None = None,
     memory_mb: int | None = None,
     stock_plays: bool = True,
+    best_first: bool = False,
 ) -> SolveResult:
     """Solve ``state`` with the prover; a win is replayed by the engine before it is
     returned.  ``memory_mb`` (default ``SOLVER_MEMORY_MB``): the prover stops at it and
-    answers ``unknown``; ``stock_plays``: see :func:`request_line`.  Raises
+    answers ``unknown``; ``stock_plays`` and ``best_first``: see :func:`request_line`.  Raises
     :class:`NativeError` when the prover is unusable."""
     path = binary()
     if path is None:
@@ -138,7 +143,7 @@ def solve_state(
         limit = os.environ.get("SOLVER_MEMORY_MB", "")
         memory_mb = int(limit) if limit.isdigit() else None
     millis = int((time_budget if time_budget is not None else 10**7) * 1000)
-    line = request_line(state, millis, node_budget, memory_mb, stock_plays)
+    line = request_line(state, millis, node_budget, memory_mb, stock_plays, best_first)
     started = time.perf_counter()
     try:
         done = subprocess.run(

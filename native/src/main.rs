@@ -6,34 +6,40 @@
 //! of input.  A request is whitespace-separated integers:
 //!
 //! ```text
-//! 2 ncols alternate king_only partial_runs row_deals stock_plays king_fill millis
-//!   node_limit memory_mb
+//! 3 ncols alternate king_only partial_runs row_deals stock_plays king_fill best_first
+//!   millis node_limit memory_mb
 //!   then per column: length face_down cards…; foundations ×4; stock: length cards…;
 //!   waste: length cards…
 //! ```
 //!
 //! The answer: `verdict nodes millis memory moves src dst count …` with verdict `won`,
 //! `lost` or `unknown`, `memory` 1 when the memory limit stopped the search, and the
-//! moves of a win (piles as in `games.solver.position`).  A malformed request answers
+//! moves of a win (piles as in `games.solver.position`).  `best_first` 1: the
+//! best-first search (`bestfirst`, quick to find wins) instead of the depth-first one
+//! (`search`, lighter on memory for proofs); both prove a loss when they run out of
+//! positions.  A malformed request answers
 //! `error <reason>`.  0 as `node_limit` or `memory_mb`: no limit.
 
 // `Option::is_none_or` is newer than the Debian toolchain (rustc 1.63) this must build on.
 #![allow(clippy::unnecessary_map_or)]
 
+mod bestfirst;
 mod dead;
 mod game;
 mod keyset;
 mod search;
 
+use bestfirst::BestFirst;
 use game::{Move, Position, Rules, MAX_COLS};
 use search::{Search, Stop, Verdict};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-const PROTOCOL: u64 = 2;
+const PROTOCOL: u64 = 3;
 
 struct Request {
     position: Position,
+    best_first: bool,
     millis: u64,
     node_limit: u64,
     memory_mb: u64,
@@ -91,6 +97,7 @@ fn parse(line: &str) -> Result<Request, String> {
         stock_plays: flag(numbers.next("stock_plays")?),
         king_fill: flag(numbers.next("king_fill")?),
     };
+    let best_first = flag(numbers.next("best_first")?);
     let millis = numbers.next("millis")?;
     let node_limit = numbers.next("node_limit")?;
     let memory_mb = numbers.next("memory_mb")?;
@@ -152,6 +159,7 @@ fn parse(line: &str) -> Result<Request, String> {
     };
     Ok(Request {
         position,
+        best_first,
         millis,
         node_limit,
         memory_mb,
@@ -171,6 +179,15 @@ fn answer(request: Request) -> String {
     } else {
         (request.memory_mb as usize) << 20
     };
+    if request.best_first {
+        let mut search = BestFirst::new(request.position, node_limit, deadline, memory);
+        let (word, by_memory) = match search.run() {
+            Ok(true) => ("won", false),
+            Ok(false) => ("lost", false),
+            Err(stop) => ("unknown", matches!(stop, Stop::Memory)),
+        };
+        return reply(word, search.nodes, started, by_memory, &search.path);
+    }
     let mut search = Search::new(request.position, node_limit, deadline, memory);
     let verdict = search.run();
     let word = match verdict {

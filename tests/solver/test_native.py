@@ -159,11 +159,13 @@ def test_the_time_budget_gives_unknown():
 def test_the_request_names_only_what_the_rules_decide():
     state = new_game(get_rules("westcliff-classic", {"partial_runs": True}), deck_from_seed(5))
     numbers = list(map(int, native.request_line(state, 1000).split()))
-    assert numbers[:11] == [native.PROTOCOL, 7, 1, 0, 1, 0, 1, 0, 1000, 0, 0]
+    assert numbers[:12] == [native.PROTOCOL, 7, 1, 0, 1, 0, 1, 0, 0, 1000, 0, 0]
     # Then seven columns of three cards, the foundations, the stock of 31, an empty waste.
-    assert len(numbers) == 11 + 7 * (2 + 3) + 4 + (1 + 31) + 1
+    assert len(numbers) == 12 + 7 * (2 + 3) + 4 + (1 + 31) + 1
     plain = list(map(int, native.request_line(state, 1000, stock_plays=False).split()))
     assert plain[6] == 0 and plain[:6] + plain[7:] == numbers[:6] + numbers[7:]
+    best = list(map(int, native.request_line(state, 1000, best_first=True).split()))
+    assert best[8] == 1 and best[:8] + best[9:] == numbers[:8] + numbers[9:]
     with pytest.raises(native.NativeError):
         native.request_line(new_game(get_rules("seahaven"), deck_from_seed(5)), 1000)
     assert not native.supports(get_rules("seahaven"))
@@ -174,15 +176,15 @@ def test_the_request_names_only_what_the_rules_decide():
     "line",
     [
         "",
-        "1 7 1 1 0 1 1 1000 0 0",  # another protocol version
-        "2 11 1 1 0 1 0 1 1000 0 0",  # too many columns
-        "2 7 1 1 0 1 0 1 1000 0 0 3 0 0 0 0",  # cards missing
-        "2 7 x",  # not a number
+        "2 7 1 1 0 1 1 1000 0 0",  # another protocol version
+        "3 11 1 1 0 1 0 1 0 1000 0 0",  # too many columns
+        "3 7 1 1 0 1 0 1 0 1000 0 0 3 0 0 0 0",  # cards missing
+        "3 7 x",  # not a number
     ],
 )
 def test_malformed_requests_are_refused_by_the_prover(line):
     done = subprocess.run(
-        [str(native.binary())], input=line + "\n2 7 z\n", capture_output=True, text=True
+        [str(native.binary())], input=line + "\n3 7 z\n", capture_output=True, text=True
     )
     assert done.returncode == 0
     answers = done.stdout.splitlines()
@@ -256,3 +258,47 @@ def test_the_provers_own_unit_tests_pass(tmp_path):
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "test result: ok" in done.stdout
+
+
+# Lost deals of each family (data/winnability.csv: proofs of 1,766 to 647,421 positions).
+BEST_FIRST_PROOFS = [
+    ("easthaven", {}, 1),
+    ("easthaven", {}, 63),
+    ("easthaven-open", {"partial_runs": True}, 3),
+    ("westcliff-classic", {}, 3),
+    ("westcliff-classic", {}, 445),
+]
+
+
+@pytest.mark.parametrize("preset,options,seed", BEST_FIRST_PROOFS)
+def test_best_first_proves_the_same_losses_with_the_same_positions(preset, options, seed):
+    """The best-first search expands every position the depth-first one does, in another
+    order: an exhausted queue is the same proof, over exactly as many positions."""
+    state = new_game(get_rules(preset, options), deck_from_seed(seed))
+    depth_first = native.solve_state(state, time_budget=60)
+    best_first = native.solve_state(state, time_budget=60, best_first=True)
+    assert depth_first.verdict == best_first.verdict == "unwinnable"
+    assert best_first.nodes == depth_first.nodes
+
+
+def test_best_first_wins_what_the_depth_first_search_misses():
+    """westcliff-classic 797: the depth-first search was still undecided after 300 s and
+    100 million positions (data/winnability.csv, 2026-12-03); the best-first search wins
+    it in about 360k.  Its win is replayed by the engine (``solve_state`` verifies)."""
+    state = new_game(get_rules("westcliff-classic"), deck_from_seed(797))
+    won = native.solve_state(state, time_budget=60, node_budget=1_000_000, best_first=True)
+    assert won.verdict == "winnable"
+    final, _, error = replay(get_rules("westcliff-classic"), deck_from_seed(797), won.moves)
+    assert error is None and status(final) == WON
+    assert 100 < len(won.moves) < 200  # a line a player could follow, not a wander
+    missed = native.solve_state(state, time_budget=60, node_budget=1_000_000)
+    assert missed.verdict == "unknown"
+
+
+def test_best_first_stops_at_its_limits():
+    state = new_game(get_rules("westcliff-classic"), deck_from_seed(16))
+    by_nodes = native.solve_state(state, time_budget=60, node_budget=5000, best_first=True)
+    assert by_nodes.verdict == "unknown" and not by_nodes.memory
+    assert by_nodes.nodes == 5000
+    by_memory = native.solve_state(state, time_budget=60, memory_mb=8, best_first=True)
+    assert by_memory.verdict == "unknown" and by_memory.memory

@@ -1,0 +1,483 @@
+//! Best-first search for a first win: the Python `games.solver.bestfirst`, over the
+//! prover's positions and moves (stock plays included), so that its wins cost
+//! milliseconds instead of seconds.
+//!
+//! Soundness is the depth-first search's: the same moves, auto-play, dead-end test and
+//! key build the same graph of settled positions; every new key is queued once and
+//! expanded once, so an empty queue is the same proof as an exhausted depth-first search.
+//! Only the order differs: several queues (one per weight set, `weights_for`) take turns
+//! choosing the next position, each by a heuristic a player would read off the table.
+//!
+//! Memory: a queued position is kept as a snapshot (its columns, foundations and stock
+//! count: the waste follows from them, as in the key), with a parent link and the moves
+//! from the parent; a win's path is rebuilt by walking the links.
+
+use crate::dead::{Relaxation, Strips};
+use crate::game::{rank, suit, Done, Move, Position, Rules, DEAL, MAX_COLS, WASTE};
+use crate::keyset::KeySet;
+use crate::search::Stop;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+/// Integer weights of the heuristic (costs: higher is worse), as `bestfirst.Weights`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    found: i64,
+    down: i64,
+    buried: i64,
+    stock: i64,
+    blocker: i64,
+    loose: i64,
+    space: i64,
+    waste: i64,
+    depth: i64,
+    order: i64,
+    dive: bool,
+}
+
+const PLAIN: Weights = Weights {
+    found: 10,
+    down: 6,
+    buried: 1,
+    stock: 2,
+    blocker: 4,
+    loose: 2,
+    space: 8,
+    waste: 1,
+    depth: 0,
+    order: 0,
+    dive: false,
+};
+
+const DIVE: Weights = Weights {
+    dive: true,
+    ..PLAIN
+};
+
+/// The queues for a rule family, as `bestfirst.make_weights` chose them (its docstring
+/// has the measurements): Westcliff greedy with the generator's order as tie-break, with
+/// and without a cost per move, and a depth-first queue; Easthaven two weight sets.
+pub fn weights_for(rules: &Rules) -> Vec<Weights> {
+    if !rules.row_deals {
+        let greedy = Weights {
+            stock: 0,
+            order: 30,
+            ..PLAIN
+        };
+        if rules.ncols > 7 {
+            return vec![greedy, DIVE];
+        }
+        let with_depth = |depth| Weights { depth, ..greedy };
+        return vec![greedy, with_depth(5), with_depth(10), DIVE];
+    }
+    let lean = Weights {
+        stock: 0,
+        blocker: 8,
+        ..PLAIN
+    };
+    if rules.king_fill {
+        return vec![PLAIN, lean, DIVE];
+    }
+    vec![
+        PLAIN,
+        lean,
+        Weights { depth: 5, ..PLAIN },
+        Weights { depth: 5, ..lean },
+        DIVE,
+    ]
+}
+
+/// A queued position.
+#[derive(Clone, Copy)]
+struct Node {
+    /// Where its snapshot starts (`EXPANDED` once it was expanded).
+    snap: u64,
+    parent: u32,
+    /// Its moves from the parent (one move and its auto-play, or a stock play) in `made`.
+    seg: u32,
+    seg_len: u32,
+    /// Moves from the start.
+    depth: u32,
+}
+
+const EXPANDED: u64 = u64::MAX;
+const ARENA_CHUNK: usize = 1 << 22;
+/// Depths beyond this dive in no particular order (never reached in practice).
+const DIVE_DEPTH: i64 = 1 << 24;
+
+/// One queue: its scorer (None: the dive), cost per move, weight of the generator's
+/// score, and its heap of `priority << 32 | !node` (newest first among equals).
+struct Queue {
+    scorer: Option<usize>,
+    depth: i64,
+    order: i64,
+    heap: BinaryHeap<Reverse<u64>>,
+}
+
+pub struct BestFirst {
+    pos: Position,
+    /// The request's waste: with the dealt stock cards, what the waste may hold.
+    waste0: Vec<u8>,
+    seen: KeySet,
+    pub nodes: u64,
+    /// After a win: every move from the start.
+    pub path: Vec<Move>,
+    node_limit: u64,
+    deadline: Instant,
+    memory_limit: usize,
+    arena: Vec<Vec<u8>>,
+    queued: Vec<Node>,
+    made: Vec<Move>,
+    scorers: Vec<Weights>,
+    queues: Vec<Queue>,
+    relaxation: Relaxation,
+    strips: Box<Strips>,
+    key: Vec<u8>,
+    order: [usize; MAX_COLS],
+    scratch: Vec<(u8, Move)>,
+    undo: Vec<Done>,
+    seg: Vec<Move>,
+}
+
+impl BestFirst {
+    pub fn new(pos: Position, node_limit: u64, deadline: Instant, memory_limit: usize) -> Self {
+        let weights = weights_for(&pos.rules);
+        let mut scorers: Vec<Weights> = Vec::new();
+        let mut queues = Vec::new();
+        for w in weights {
+            let scorer = if w.dive {
+                None
+            } else {
+                let base = Weights { depth: 0, ..w };
+                Some(scorers.iter().position(|s| *s == base).unwrap_or_else(|| {
+                    scorers.push(base);
+                    scorers.len() - 1
+                }))
+            };
+            queues.push(Queue {
+                scorer,
+                depth: w.depth,
+                order: w.order,
+                heap: BinaryHeap::new(),
+            });
+        }
+        BestFirst {
+            relaxation: Relaxation::new(&pos),
+            waste0: pos.waste.clone(),
+            pos,
+            // The snapshots and queues take their share below the limit (`over_memory`).
+            seen: KeySet::new(memory_limit / 2),
+            nodes: 0,
+            path: Vec::new(),
+            node_limit,
+            deadline,
+            memory_limit,
+            arena: vec![Vec::with_capacity(ARENA_CHUNK)],
+            queued: Vec::new(),
+            made: Vec::new(),
+            scorers,
+            queues,
+            strips: Box::new([[0; 52]; MAX_COLS]),
+            key: Vec::with_capacity(256),
+            order: [0; MAX_COLS],
+            scratch: Vec::with_capacity(64),
+            undo: Vec::new(),
+            seg: Vec::new(),
+        }
+    }
+
+    /// Search from the position: `Ok(true)` on a win (`path`), `Ok(false)` when every
+    /// reachable position was expanded (a proof), `Err` when a budget ran out.
+    pub fn run(&mut self) -> Result<bool, Stop> {
+        while let Some(mv) = self.pos.autoplay_move() {
+            self.pos.apply(mv);
+            self.seg.push(mv);
+        }
+        if self.pos.won() {
+            self.path = std::mem::take(&mut self.seg);
+            return Ok(true);
+        }
+        self.pos.key(&mut self.key, &mut self.order);
+        self.seen.insert(&self.key);
+        self.nodes = 1;
+        if self.relaxation.dead(&self.pos, &mut self.strips) {
+            return Ok(false);
+        }
+        let opening = std::mem::take(&mut self.seg);
+        self.queue(u32::MAX, 0, &opening);
+        let mut turn = 0;
+        let mut live = 1usize;
+        while live > 0 {
+            let Reverse(item) = self.queues[turn]
+                .heap
+                .pop()
+                .expect("every queue holds every live position");
+            turn = (turn + 1) % self.queues.len();
+            let i = u32::MAX - (item & 0xffff_ffff) as u32;
+            let node = self.queued[i as usize];
+            if node.snap == EXPANDED {
+                continue;
+            }
+            self.queued[i as usize].snap = EXPANDED;
+            live -= 1;
+            self.restore(node.snap);
+            let mut moves = Vec::with_capacity(32);
+            self.pos.moves(&mut moves, &mut self.scratch);
+            for (rank_of, &mv) in moves.iter().enumerate() {
+                let score = self.pos.generator_score(mv);
+                let before = self.queued.len();
+                if self.try_move(i, node.depth, mv, score, rank_of)? {
+                    return Ok(true);
+                }
+                live += self.queued.len() - before;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Play `mv` (and its auto-play) from the current position: a win, a new position to
+    /// queue, or with stock plays the dealt card's moves and the next deal in turn.
+    fn try_move(
+        &mut self,
+        parent: u32,
+        depth: u32,
+        mv: Move,
+        score: i64,
+        rank_of: usize,
+    ) -> Result<bool, Stop> {
+        let mark = self.undo.len();
+        let seg_mark = self.seg.len();
+        self.undo.push(self.pos.apply(mv));
+        self.seg.push(mv);
+        while let Some(auto) = self.pos.autoplay_move() {
+            self.undo.push(self.pos.apply(auto));
+            self.seg.push(auto);
+        }
+        if self.pos.won() {
+            self.path = self.path_to(parent);
+            self.path.extend_from_slice(&self.seg);
+            return Ok(true);
+        }
+        if mv == Move::DEAL && self.fresh_waste_card() {
+            // The middle of a stock play: no node (`Search::fresh_waste_card`).
+            if !self.relaxation.dead(&self.pos, &mut self.strips) {
+                let mut moves = Vec::with_capacity(16);
+                self.pos.moves(&mut moves, &mut self.scratch);
+                moves.retain(|m| m.src == WASTE || m.src == DEAL);
+                for next in moves {
+                    let score = self.pos.generator_score(next);
+                    if self.try_move(parent, depth, next, score, rank_of)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        } else {
+            self.pos.key(&mut self.key, &mut self.order);
+            if self.seen.insert(&self.key) {
+                self.nodes += 1;
+                self.check_budget()?;
+                if !self.relaxation.dead(&self.pos, &mut self.strips) {
+                    let seg = std::mem::take(&mut self.seg);
+                    // From the expansion's start: a stock play's deals are part of the child's moves.
+                    self.queue(parent, depth, &seg);
+                    self.seg = seg;
+                    let j = self.queued.len() - 1;
+                    self.push_queues(j, rank_of, score);
+                }
+            }
+        }
+        while self.undo.len() > mark {
+            let done = self.undo.pop().expect("a move to take back");
+            self.pos.undo(done);
+        }
+        self.seg.truncate(seg_mark);
+        Ok(false)
+    }
+
+    fn check_budget(&self) -> Result<(), Stop> {
+        if self.nodes >= self.node_limit {
+            return Err(Stop::Nodes);
+        }
+        if self.nodes & 4095 == 0 {
+            if Instant::now() > self.deadline {
+                return Err(Stop::Time);
+            }
+            if self.seen.full() || self.bytes() > self.memory_limit / 2 {
+                return Err(Stop::Memory);
+            }
+        }
+        Ok(())
+    }
+
+    /// What the snapshots, links and queues hold (the key set counts its own).
+    fn bytes(&self) -> usize {
+        let heaps: usize = self.queues.iter().map(|q| q.heap.capacity() * 8).sum();
+        self.arena.len() * ARENA_CHUNK
+            + self.queued.capacity() * std::mem::size_of::<Node>()
+            + self.made.capacity() * std::mem::size_of::<Move>()
+            + heaps
+    }
+
+    /// Store the current position as a node (its snapshot, link and moves); the root is
+    /// queued in every queue here, the others by `push_queues`.
+    fn queue(&mut self, parent: u32, depth: u32, seg: &[Move]) {
+        let ncols = self.pos.rules.ncols;
+        let size = 2 * ncols + 5 + self.pos.cols.iter().map(Vec::len).sum::<usize>();
+        let mut last = self.arena.len() - 1;
+        if self.arena[last].len() + size > ARENA_CHUNK {
+            self.arena.push(Vec::with_capacity(ARENA_CHUNK));
+            last += 1;
+        }
+        let chunk = &mut self.arena[last];
+        let snap = ((last * ARENA_CHUNK) + chunk.len()) as u64;
+        for i in 0..ncols {
+            chunk.push(self.pos.cols[i].len() as u8);
+            chunk.push(self.pos.down[i]);
+            chunk.extend_from_slice(&self.pos.cols[i]);
+        }
+        chunk.extend_from_slice(&self.pos.found);
+        chunk.push(self.pos.dealt as u8);
+        let parent_depth = if parent == u32::MAX { 0 } else { depth };
+        let node = Node {
+            snap,
+            parent,
+            seg: self.made.len() as u32,
+            seg_len: seg.len() as u32,
+            depth: parent_depth + seg.len() as u32,
+        };
+        self.made.extend_from_slice(seg);
+        self.queued.push(node);
+        if parent == u32::MAX {
+            for q in 0..self.queues.len() {
+                let prio = match self.queues[q].scorer {
+                    None => 0,
+                    Some(s) => self.score(s),
+                };
+                self.queues[q]
+                    .heap
+                    .push(Reverse((prio as u64) << 32 | 0xffff_ffff));
+            }
+        }
+    }
+
+    /// Queue node `j` (the current position) in every queue.
+    fn push_queues(&mut self, j: usize, rank_of: usize, gen: i64) {
+        let depth = self.queued[j].depth as i64;
+        let mut scores = [0i64; 4];
+        for (s, slot) in scores.iter_mut().enumerate().take(self.scorers.len()) {
+            *slot = self.score(s);
+        }
+        let tag = (u32::MAX - j as u32) as u64;
+        for q in &mut self.queues {
+            let prio = match q.scorer {
+                None => ((DIVE_DEPTH - depth).max(0) << 8) + rank_of.min(255) as i64,
+                Some(s) => scores[s] + q.depth * depth - q.order * gen.clamp(0, 200) / 100,
+            };
+            q.heap.push(Reverse((prio.max(0) as u64) << 32 | tag));
+        }
+    }
+
+    /// The heuristic of scorer `s` on the current position (`bestfirst._scorer`): never
+    /// negative.
+    fn score(&self, s: usize) -> i64 {
+        let w = self.scorers[s];
+        let pos = &self.pos;
+        let offset = 52 * w.found + 10 * w.space + 2 * w.order;
+        let home: i64 = pos.found.iter().map(|&f| f as i64).sum();
+        let mut h = offset - w.found * home + w.stock * (pos.stock.len() - pos.dealt) as i64;
+        for i in 0..pos.rules.ncols {
+            let col = &pos.cols[i];
+            if col.is_empty() {
+                h -= w.space;
+                continue;
+            }
+            let d = pos.down[i] as usize;
+            h += w.down * d as i64;
+            if d > 0 {
+                h += w.buried * (col.len() - d) as i64;
+            }
+            let mut low = [99u8; 4];
+            let mut prev = 0u8;
+            for (k, &c) in col.iter().enumerate() {
+                let (s, r) = (suit(c), rank(c));
+                if r > low[s] {
+                    h += w.blocker;
+                } else {
+                    low[s] = r;
+                }
+                if k > d && !pos.fits(prev, c) {
+                    h += w.loose;
+                }
+                prev = c;
+            }
+        }
+        if !pos.waste.is_empty() {
+            let mut low = [99u8; 4];
+            for &c in &pos.waste {
+                let (s, r) = (suit(c), rank(c));
+                if r > low[s] {
+                    h += w.blocker;
+                } else {
+                    low[s] = r;
+                }
+            }
+            h += w.waste * (pos.waste.len() as i64 - 1);
+        }
+        h
+    }
+
+    /// Make the position the snapshot at `snap`.
+    fn restore(&mut self, snap: u64) {
+        let chunk = &self.arena[(snap as usize) / ARENA_CHUNK];
+        let mut at = (snap as usize) % ARENA_CHUNK;
+        let mut placed = [false; 52];
+        for i in 0..self.pos.rules.ncols {
+            let n = chunk[at] as usize;
+            self.pos.down[i] = chunk[at + 1];
+            let cards = &chunk[at + 2..at + 2 + n];
+            self.pos.cols[i].clear();
+            self.pos.cols[i].extend_from_slice(cards);
+            for &c in cards {
+                placed[c as usize] = true;
+            }
+            at += 2 + n;
+        }
+        for s in 0..4 {
+            self.pos.found[s] = chunk[at + s];
+            for r in 0..chunk[at + s] {
+                placed[s * 13 + r as usize] = true;
+            }
+        }
+        self.pos.dealt = chunk[at + 4] as usize;
+        // Cards leave the waste only from its top and only deals add to it, so it is the
+        // request's waste and the dealt cards, in order, less those placed elsewhere.
+        self.pos.waste.clear();
+        let dealt = &self.pos.stock[..self.pos.dealt];
+        for &c in self.waste0.iter().chain(dealt.iter()) {
+            if !placed[c as usize] {
+                self.pos.waste.push(c);
+            }
+        }
+    }
+
+    /// Every move from the start to node `i`'s position.
+    fn path_to(&self, mut i: u32) -> Vec<Move> {
+        let mut parts = Vec::new();
+        while i != u32::MAX {
+            let node = self.queued[i as usize];
+            parts.push(&self.made[node.seg as usize..(node.seg + node.seg_len) as usize]);
+            i = node.parent;
+        }
+        parts.iter().rev().flat_map(|p| p.iter().copied()).collect()
+    }
+
+    /// As `Search::fresh_waste_card`: the waste's top is the card just dealt.
+    fn fresh_waste_card(&self) -> bool {
+        let pos = &self.pos;
+        pos.rules.stock_plays
+            && !pos.rules.row_deals
+            && pos.dealt > 0
+            && pos.waste.last() == Some(&pos.stock[pos.dealt - 1])
+    }
+}
