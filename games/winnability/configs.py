@@ -27,15 +27,18 @@ SOLVER_VERSION = "2026-12-03-native"
 
 #: Presets whose search changed since :data:`SOLVER_VERSION`, and the version of their
 #: results: a change that reaches only some presets leaves the others' results standing
-#: (Seahaven's search did not change).  The stock presets' portfolio gives the Python
-#: search a share that grows with the budget (``runs.python_share``), and Westcliff's
-#: prover plays the stock by stock plays (``docs/solver/stock-plays.md``).
+#: (Seahaven's search did not change).  The stock presets' portfolio is the native
+#: prover's alone since 2026-12-04: a depth-first glance, its best-first search for a
+#: share that grows with the budget (``runs.best_first_share``), the depth-first search
+#: for the rest; Westcliff's prover plays the stock by stock plays
+#: (``docs/solver/stock-plays.md``).
+BEST_FIRST_VERSION = "2026-12-04-best-first"
 PRESET_VERSIONS = {
-    "easthaven": "2026-12-03-portfolio",
-    "easthaven-open": "2026-12-03-portfolio",
-    "easthaven-suit": "2026-12-03-portfolio",
-    "westcliff": "2026-12-03-stock-plays",
-    "westcliff-classic": "2026-12-03-stock-plays",
+    "easthaven": BEST_FIRST_VERSION,
+    "easthaven-open": BEST_FIRST_VERSION,
+    "easthaven-suit": BEST_FIRST_VERSION,
+    "westcliff": BEST_FIRST_VERSION,
+    "westcliff-classic": BEST_FIRST_VERSION,
 }
 
 

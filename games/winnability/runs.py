@@ -80,38 +80,60 @@ def solve_one(
     prover: str = AUTO,
 ) -> tuple[dict[str, Any], str]:
     """Decide deal ``seed`` (no shortening): the solver's answer and the interpreter that
-    gave it.  In a solver process of ``python`` (e.g. pypy3) when given, else here; with
-    the native prover (``prover``, :data:`PROVERS`) where it plays the preset, the Python
-    solver first for :func:`python_share` of the budget, then the prover for the rest
-    (:func:`_solve_portfolio`).  A win found elsewhere is replayed by this process's engine
-    before it counts."""
+    gave it.  With the native prover (``prover``, :data:`PROVERS`) where it plays the
+    preset, its portfolio of searches (:func:`_solve_portfolio`); else the Python solver,
+    in a solver process of ``python`` (e.g. pypy3) when given, else here.  A win found
+    elsewhere is replayed by this process's engine before it counts."""
     deck = engine.deck_from_seed(seed)
+    python_search = functools.partial(
+        _solve_python, preset, options, seed, deck, python=python, race=race
+    )
     if prover == NATIVE or (prover == AUTO and native.available()):
         rules = engine.get_rules(preset, options_dict(options))
         if native.supports(rules):
-            python_search = functools.partial(
-                _solve_python, preset, options, seed, deck, python=python, race=race
-            )
             return _solve_portfolio(engine.new_game(rules, deck), budget, python_search)
-    return _solve_python(preset, options, seed, deck, budget, python, race)
+    return python_search(budget)
 
 
-#: The Python solver's share of a budget before the native prover takes over: this, plus
-#: a twentieth of the budget, at most a fifth of it.
-PYTHON_FIRST_SECONDS = 2.0
-#: The native prover's first look, before the Python solver's share, at most.
+#: The best-first search's share of a budget after the glance: this, plus a twentieth of
+#: the budget, at most three tenths of it.
+BEST_FIRST_SECONDS = 2.5
+#: The prover's depth-first glance, before the best-first share, at most.
 NATIVE_FIRST_SECONDS = 0.5
 
 
-def python_share(budget: float) -> float:
-    """Seconds the Python solver gets first: 2 s of 10 s, 5 s of 60 s, 17 s of 300 s.  Its
-    best-first search wins many deals in a few hundred positions that the prover's
-    depth-first search misses for millions (easthaven-open + partial_runs seed 22: 47
-    positions against over 1.5 million), and most deals are decided within 2 s; but some
-    of its wins take longer (easthaven-open seed 1848: 133k positions, 3.7 s on PyPy, left
-    unknown at 300 s by a share of 2 s), so a larger budget gives it more.  The prover's
-    strength is the proofs behind the rest."""
-    return min(budget / 5, PYTHON_FIRST_SECONDS + budget / 20)
+def best_first_share(budget: float) -> float:
+    """Seconds the best-first search gets: 3 s of 10 s, 5.5 s of 60 s, 17.5 s of 300 s.
+    It wins in a few hundred thousand positions deals that the depth-first search misses
+    for a hundred million (westcliff-classic 797: 356k positions, 0.95 s; left unknown
+    at 300 s by the depth-first search), and most of its wins take under 2 s; the
+    depth-first search's strength is the proofs behind the rest, with half the memory a
+    position."""
+    return min(budget * 3 / 10, BEST_FIRST_SECONDS + budget / 20)
+
+
+#: A phase of the portfolio: ``(search, seconds)``.
+Phase = tuple[str, float]
+DEPTH_FIRST, BEST_FIRST, BEST_FIRST_PLAIN = "depth-first", "best-first", "best-first-plain"
+#: With a waste (Westcliff): the best-first share's part searched without stock plays.
+PLAIN_PART = 1 / 3
+
+
+def portfolio(budget: float, waste: bool = False) -> list[Phase]:
+    """The searches of :func:`_solve_portfolio` and their seconds, which add up to
+    ``budget``: the depth-first glance, the best-first share, the depth-first rest.  With
+    a waste the best-first share is split: two thirds over the stock plays' positions,
+    a third over the plain graph (``BEST_FIRST_PLAIN``).  Each wins deals the other misses
+    for seconds: on the 78 westcliff-classic deals of seeds 1-2000 that the portfolio of
+    2026-12-03 left undecided at 10 s, 36 and 32 wins within 5 s, 37 together, and
+    westcliff-classic 102 takes 877 positions plain and more than 4 million with stock
+    plays (``bench/README.md``, 2026-12-04)."""
+    glance = min(NATIVE_FIRST_SECONDS, budget / 20)
+    share = best_first_share(budget)
+    best: list[Phase] = [(BEST_FIRST, share)]
+    if waste:
+        best = [(BEST_FIRST, share * (1 - PLAIN_PART)), (BEST_FIRST_PLAIN, share * PLAIN_PART)]
+    return [(DEPTH_FIRST, glance), *best, (DEPTH_FIRST, budget - glance - share)]
 
 
 def _solve_portfolio(
@@ -119,31 +141,31 @@ def _solve_portfolio(
     budget: float,
     python_search: Callable[[float], tuple[dict[str, Any], str]],
 ) -> tuple[dict[str, Any], str]:
-    """Three searches of the deal, one after the other, until one decides it: the native
-    prover for a glance (:data:`NATIVE_FIRST_SECONDS`: most proofs take it milliseconds,
-    and the Python solver would spend its whole share on them), the Python solver for
-    :func:`python_share`, the prover for the rest.  Positions and seconds add up."""
-    glance = min(NATIVE_FIRST_SECONDS, budget / 20)
-    share = python_share(budget)
-    phases = (("native", glance), ("python", share), ("native", budget - glance - share))
+    """The prover's searches of the deal, one after the other, until one decides it
+    (:func:`portfolio`): a depth-first glance (most proofs take it milliseconds), the
+    best-first search for wins (:func:`best_first_share`), the depth-first search for the
+    rest.  All are exhaustive, so any may prove a loss; positions and seconds add up.
+    The Python solver takes the whole budget where the prover is unusable."""
     nodes, seconds = 0, 0.0
     answer: dict[str, Any] = {}
     name = ""
-    for kind, part in phases:
+    for kind, part in portfolio(budget, waste=state.rules.stock == "waste"):
         if part <= 0:
             continue
-        if kind == "python":
-            answer, name = python_search(part)
-        else:
-            answered = _solve_native(state, part)
-            if answered is None:  # the prover is unusable here: the Python solver alone
-                return python_search(budget)
-            answer, name = answered
+        answered = _solve_native(
+            state,
+            part,
+            best_first=kind != DEPTH_FIRST,
+            stock_plays=kind != BEST_FIRST_PLAIN,
+        )
+        if answered is None:  # the prover is unusable here: the Python solver alone
+            return python_search(budget)
+        answer, name = answered
         nodes += int(answer.get("nodes") or 0)
         seconds += float(answer.get("seconds") or 0.0)
-        # A prover at its memory limit would meet it again with more time; a Python worker
-        # at its limit says nothing of the prover's (some 25 times smaller positions).
-        if answer["verdict"] != UNKNOWN or (kind == "native" and answer.get("memory")):
+        # A depth-first search at its memory limit would meet it again with more time;
+        # the best-first one, at some twice the memory a position, leaves it to the next.
+        if answer["verdict"] != UNKNOWN or (kind == DEPTH_FIRST and answer.get("memory")):
             break
     return {**answer, "nodes": nodes, "seconds": seconds}, name
 
@@ -196,11 +218,13 @@ def _solve_python(
     return solve_deck(deck, settings), interpreter_name()
 
 
-def _solve_native(state: engine.State, budget: float) -> tuple[dict[str, Any], str] | None:
+def _solve_native(
+    state: engine.State, budget: float, best_first: bool = False, stock_plays: bool = True
+) -> tuple[dict[str, Any], str] | None:
     """The native prover's answer on ``state`` (a preset it plays), or ``None`` when it is
     unusable on this host (logged: the Python solver answers instead)."""
     try:
-        result = native.solve_state(state, budget)
+        result = native.solve_state(state, budget, best_first=best_first, stock_plays=stock_plays)
     except native.NativeError as error:
         log.error("native prover unusable, solving with Python: %s", error)
         return None

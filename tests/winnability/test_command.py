@@ -9,6 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import engine
+from games.solver import UNKNOWN, WINNABLE, SolveResult, native
 from games.winnability import runs
 from games.winnability.configs import PRESET_VERSIONS, SOLVER_VERSION, solver_version
 from games.winnability.models import DealResult
@@ -174,7 +175,6 @@ def test_the_admin_lists_results_read_only(admin_client, scripted):
 
 @pytest.mark.native
 def test_the_native_prover_decides_the_stock_games_and_python_the_others(monkeypatch):
-    monkeypatch.setattr(runs, "python_share", lambda budget: 0)  # the prover alone
     winnability("--configs", "easthaven,seahaven", "--seeds", "1-3", "--budgets", "5")
     rows = DealResult.objects.filter(seed__in=(1, 2, 3), budget=5.0)
     easthaven = rows.filter(preset="easthaven")
@@ -187,24 +187,81 @@ def test_the_native_prover_decides_the_stock_games_and_python_the_others(monkeyp
 
 
 @pytest.mark.native
-def test_the_python_solver_goes_first_then_the_prover_gets_the_rest(monkeypatch):
-    # No glance of the prover first: it now proves easthaven 63 in about half a second,
-    # which would make the order this test checks depend on the machine's speed.
-    monkeypatch.setattr(runs, "NATIVE_FIRST_SECONDS", 0)
-    # easthaven-open + partial_runs seed 22: best-first wins in 47 positions, which the
-    # prover's depth-first search misses for millions; easthaven seed 63: the Python solver
-    # was still undecided after 60 s, the prover proves it in about 650k positions.
+def test_the_best_first_search_wins_what_the_depth_first_glance_misses(monkeypatch):
+    # easthaven-open + partial_runs seed 22: best-first wins in about a thousand positions,
+    # which the depth-first search misses for millions; easthaven seed 63: a proof of
+    # 647,421 positions, by whichever search gets there first.
+    calls = []
+    solve_state = native.solve_state
+
+    def spy(state, budget, **kwargs):
+        calls.append(kwargs.get("best_first", False))
+        return solve_state(state, budget, **kwargs)
+
+    monkeypatch.setattr(native, "solve_state", spy)
     won, name = runs.solve_one("easthaven-open", "partial_runs", 22, 10, None, False)
-    assert won["verdict"] == "winnable" and name != "haven-prover (native)"
+    assert won["verdict"] == "winnable" and name == native.INTERPRETER
+    assert calls == [False, True]
     lost, name = runs.solve_one("easthaven", "", 63, 10, None, False)
-    assert lost["verdict"] == "unwinnable" and name == "haven-prover (native)"
-    assert lost["seconds"] >= runs.python_share(10)  # both searches' time
+    assert lost["verdict"] == "unwinnable" and name == native.INTERPRETER
 
 
-def test_the_python_share_grows_with_the_budget():
-    assert runs.python_share(10) == 2.0
-    assert runs.python_share(60) == 5.0 and runs.python_share(300) == 17.0
-    assert runs.python_share(5) == 1.0  # a fifth at most
+def _scripted_prover(monkeypatch, answers):
+    """``native.solve_state`` answering from ``answers`` (``(verdict, memory)`` by call),
+    recording each call's budget, search (best-first?) and stock plays."""
+    calls = []
+
+    def scripted(state, budget, **kwargs):
+        verdict, memory = answers[len(calls)]
+        calls.append((budget, kwargs.get("best_first", False), kwargs.get("stock_plays", True)))
+        return SolveResult(verdict, [], 1000, budget, memory=memory)
+
+    monkeypatch.setattr(native, "solve_state", scripted)
+    return calls
+
+
+@pytest.mark.native
+def test_the_portfolio_runs_its_phases_until_one_decides(monkeypatch):
+    calls = _scripted_prover(
+        monkeypatch, [(UNKNOWN, False), (UNKNOWN, True), ("unwinnable", False)]
+    )
+    answer, name = runs.solve_one("easthaven-open", "", 5, 10, None, False)
+    # A best-first search at its memory limit leaves the deal to the depth-first one,
+    # which needs about half the memory a position.
+    assert [best for _, best, _ in calls] == [False, True, False]
+    assert sum(budget for budget, _, _ in calls) == pytest.approx(10)
+    assert answer["verdict"] == "unwinnable" and name == native.INTERPRETER
+    assert answer["nodes"] == 3000 and answer["seconds"] == pytest.approx(10)
+
+
+@pytest.mark.native
+def test_a_depth_first_search_at_its_memory_limit_ends_the_portfolio(monkeypatch):
+    calls = _scripted_prover(monkeypatch, [(UNKNOWN, True)])
+    answer, _ = runs.solve_one("westcliff-classic", "", 5, 10, None, False)
+    assert len(calls) == 1 and answer["verdict"] == UNKNOWN and answer["memory"]
+
+
+@pytest.mark.native
+def test_with_a_waste_the_best_first_share_also_searches_without_stock_plays(monkeypatch):
+    calls = _scripted_prover(monkeypatch, [(UNKNOWN, False)] * 3 + [(WINNABLE, False)])
+    answer, _ = runs.solve_one("westcliff-classic", "", 5, 10, None, False)
+    assert [best for _, best, _ in calls] == [False, True, True, False]
+    assert [stock_plays for _, _, stock_plays in calls] == [True, True, False, True]
+    assert calls[2][0] == pytest.approx(runs.best_first_share(10) * runs.PLAIN_PART)
+    assert answer["verdict"] == WINNABLE
+
+
+def test_the_best_first_share_grows_with_the_budget():
+    assert runs.best_first_share(10) == 3.0
+    assert runs.best_first_share(60) == 5.5 and runs.best_first_share(300) == 17.5
+    assert runs.best_first_share(5) == 1.5  # three tenths at most
+    for budget in (1, 10, 60, 300):
+        phases = runs.portfolio(budget)
+        assert sum(seconds for _, seconds in phases) == pytest.approx(budget)
+        assert [kind for kind, _ in phases] == [runs.DEPTH_FIRST, runs.BEST_FIRST, runs.DEPTH_FIRST]
+        split = runs.portfolio(budget, waste=True)
+        assert sum(seconds for _, seconds in split) == pytest.approx(budget)
+        assert [kind for kind, _ in split][1:3] == [runs.BEST_FIRST, runs.BEST_FIRST_PLAIN]
 
 
 def test_native_without_the_prover_is_a_command_error(monkeypatch, tmp_path):

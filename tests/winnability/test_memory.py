@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.solver import UNKNOWN
+from games.solver import UNKNOWN, SolveResult, native
 from games.solver.external import WorkerError
 from games.winnability import runs
 
@@ -66,18 +66,25 @@ def test_the_native_prover_over_its_memory_limit_is_unknown(monkeypatch):
 
 
 @pytest.mark.native
-def test_a_python_search_out_of_memory_leaves_the_deal_to_the_prover(monkeypatch):
-    """In the portfolio a PyPy worker at its limit (seen on a long-lived worker at 262k
-    positions, 2026-12-03) is no reason to skip the prover's turn: it proves the deal."""
+def test_a_best_first_search_out_of_memory_leaves_the_deal_to_the_depth_first_one(
+    monkeypatch,
+):
+    """In the portfolio the best-first search (some twice the memory a position) at its
+    limit is no reason to skip the depth-first search's turn: it proves the deal."""
     monkeypatch.setattr(runs, "NATIVE_FIRST_SECONDS", 0)
-    python_turns = []
+    solve_state = native.solve_state
+    best_first_turns = []
 
-    def python_out_of_memory(preset, options, seed, deck, budget, python, race):
-        python_turns.append(budget)
-        return runs._memory_unknown(), "pypy3"
+    def best_first_out_of_memory(state, budget, **kwargs):
+        if kwargs.get("best_first"):
+            best_first_turns.append(budget)
+            return SolveResult(UNKNOWN, [], 0, 0.0, memory=True)
+        return solve_state(state, budget, **kwargs)
 
-    monkeypatch.setattr(runs, "_solve_python", python_out_of_memory)
-    # westcliff-classic seed 445: the prover proves it lost in about 70k positions.
+    monkeypatch.setattr(native, "solve_state", best_first_out_of_memory)
+    # westcliff-classic seed 445: the prover proves it lost in about 45k positions.
     answer, interpreter = runs.solve_one("westcliff-classic", "", 445, 10, "pypy3", False)
-    assert python_turns == [runs.python_share(10)]
+    # Both best-first turns (with stock plays and plain) stopped, then the depth-first one.
+    assert sum(best_first_turns) == pytest.approx(runs.best_first_share(10))
+    assert len(best_first_turns) == 2
     assert answer["verdict"] == "unwinnable" and interpreter == "haven-prover (native)"
