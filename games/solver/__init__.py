@@ -30,7 +30,15 @@ from __future__ import annotations
 
 from . import race
 from .core import OutOfBudget, Search
-from .entry import SolverBug, SolveResult, check_replay, solve, solve_state, verify
+from .entry import (
+    SolverBug,
+    SolveResult,
+    check_replay,
+    shorten_moves,
+    solve,
+    solve_state,
+    verify,
+)
 from .translate import from_api, to_api
 from .verdicts import DECIDED, UNKNOWN, UNWINNABLE, WINNABLE
 
@@ -46,6 +54,7 @@ __all__ = [
     "check_replay",
     "from_api",
     "race",
+    "shorten_moves",
     "solve",
     "solve_state",
     "to_api",

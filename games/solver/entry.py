@@ -68,6 +68,7 @@ __all__ = [
     "SolveResult",
     "SolverBug",
     "check_replay",
+    "shorten_moves",
     "solve",
     "solve_state",
     "verify",
@@ -151,6 +152,21 @@ def solve(
     if result.verdict == WINNABLE:
         check_replay(rules, deck, result.moves)
     return result
+
+
+def shorten_moves(
+    state: State, moves: list[dict[str, Any]], seconds: float
+) -> list[dict[str, Any]]:
+    """A win's API ``moves`` from ``state`` (another search's, e.g. the native prover's),
+    shortened within ``seconds`` as :func:`solve_state` shortens its own: cycles cut, then
+    shortcuts and branch and bound.  The result is replayed before it is returned."""
+    end = time.perf_counter() + max(seconds, 0.0)
+    path = from_api(splice_api(state, moves, end))
+    if end > time.perf_counter():
+        path, _ = Search(state).shorten(path, INF, end)
+    out = to_api(path)
+    verify(state, out)
+    return out
 
 
 def check_replay(rules: Rules, deck: Sequence[int], moves: list[dict[str, Any]]) -> None:

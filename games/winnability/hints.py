@@ -6,8 +6,11 @@ The solver searches the exact position, face-down cards and the stock's order in
 
 * ``move``: the first move of a win the engine replayed to the end; only that move leaves
   the server, in the API's move form (pile ids and a count, never a card name);
-* ``no_win_from_here``: the search was exhaustive and found no win (the native prover,
-  where built, tries for a proof first, with a quarter of the budget);
+* ``no_win_from_here``: the search was exhaustive and found no win.
+
+Where the native prover is built (the stock games), its best-first search gets the first
+half of the budget: it wins or proves most positions in milliseconds, and its line is then
+shortened as the Python search's would be; the Python search gets what is left.
 * ``unknown``: not decided within the budget.  With a broker, the position then goes to a
   Celery worker with ``HINT_BACKGROUND_SECONDS`` (default 10 s), and the answer says
   ``retry_after`` (seconds): asking again after that finds the worker's answer stored.
@@ -37,7 +40,14 @@ from django.db import DatabaseError
 
 from games import engine, services
 from games.errors import DomainError
-from games.solver import UNWINNABLE, WINNABLE, native, solve_state
+from games.solver import (
+    UNWINNABLE,
+    WINNABLE,
+    SolveResult,
+    native,
+    shorten_moves,
+    solve_state,
+)
 
 from .configs import solver_version
 from .models import HintAnswer
@@ -70,44 +80,44 @@ def position_key(state: engine.State, seconds: float) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-#: Of the budget, at most this share goes first to the native prover, for proofs only.
-PROOF_SHARE = 0.25
+#: Of the budget, at most this share goes first to the native prover's best-first search.
+PROVER_SHARE = 0.5
 
 
-def _proved_lost(state: engine.State, seconds: float) -> bool:
-    """Does the native prover (where built, for the stock games) prove ``state`` lost
-    within ``seconds``?  Most lost positions take it milliseconds where the Python search
-    needs more than a hint's budget.  Its wins are not used: they wander, and a hint's
-    line must be one a player can follow (the Python search shortens its own)."""
+def _prover_answer(state: engine.State, seconds: float) -> SolveResult | None:
+    """The native prover's best-first search of ``state`` (where built, for the stock
+    games) within ``seconds``: a win, a proof, or ``None`` (undecided, or no prover).  It
+    wins in milliseconds most positions the Python search needs seconds for, and proves
+    most lost ones as fast; its line is then shortened like the Python search's own."""
     if seconds <= 0 or not (native.available() and native.supports(state.rules)):
-        return False
+        return None
     try:
-        return native.solve_state(state, time_budget=seconds).verdict == UNWINNABLE
+        result = native.solve_state(state, time_budget=seconds, best_first=True)
     except native.NativeError as error:
         log.error("native prover unusable for a hint: %s", error)
-        return False
+        return None
+    return result if result.verdict in (WINNABLE, UNWINNABLE) else None
 
 
 def solve_position(state: engine.State, seconds: float) -> dict[str, Any]:
     """The hint for ``state`` (no cache): ``{"result", "move", "seconds", "line"}``, with
     ``line`` the whole winning line (API moves) when there is one."""
     started = time.perf_counter()
-    if _proved_lost(state, PROOF_SHARE * seconds):
-        return {
-            "result": NO_WIN,
-            "move": None,
-            "seconds": time.perf_counter() - started,
-            "line": [],
-        }
-    seconds = max(seconds - (time.perf_counter() - started), 0.05)
-    result = solve_state(
-        state, time_budget=seconds, shorten=True, shorten_budget=SHORTEN_SHARE * seconds
-    )
+    result = _prover_answer(state, PROVER_SHARE * seconds)
+    if result is not None and result.verdict == WINNABLE:
+        moves = shorten_moves(state, result.moves, SHORTEN_SHARE * seconds)
+        result = SolveResult(WINNABLE, moves, result.nodes, time.perf_counter() - started)
+    elif result is None:
+        left = max(seconds - (time.perf_counter() - started), 0.05)
+        result = solve_state(
+            state, time_budget=left, shorten=True, shorten_budget=SHORTEN_SHARE * seconds
+        )
+    spent = time.perf_counter() - started
     if result.verdict == WINNABLE:
         line = [engine.Move.from_dict(m).to_dict() for m in result.moves]
-        return {"result": MOVE, "move": line[0], "seconds": result.seconds, "line": line}
+        return {"result": MOVE, "move": line[0], "seconds": spent, "line": line}
     outcome = NO_WIN if result.verdict == UNWINNABLE else UNKNOWN
-    return {"result": outcome, "move": None, "seconds": result.seconds, "line": []}
+    return {"result": outcome, "move": None, "seconds": spent, "line": []}
 
 
 def _line_answers(

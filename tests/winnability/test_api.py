@@ -97,14 +97,14 @@ def test_a_lost_position_says_no_win_from_here(client):
 
 @pytest.fixture
 def python_hints_only(monkeypatch):
-    """No native proofs for hints: the tests below need positions left undecided."""
-    monkeypatch.setattr(hints, "PROOF_SHARE", 0)
+    """No native prover for hints: the tests below need positions left undecided."""
+    monkeypatch.setattr(hints, "PROVER_SHARE", 0)
 
 
 @pytest.mark.native
 def test_a_native_proof_answers_no_win_without_the_python_search(client, settings, monkeypatch):
-    # Easthaven seed 9: a proof of 97,313 positions, 0.1-0.3 s for the prover (its quarter
-    # of the budget: 2 s), several seconds for the Python search, which must not run.
+    # Easthaven seed 9: a proof of 97,313 positions, 0.1-0.3 s for the prover (its half
+    # of the budget: 4 s), several seconds for the Python search, which must not run.
     settings.HINT_BUDGET_SECONDS = 8.0
 
     def python_search(*args, **kwargs):
@@ -113,6 +113,30 @@ def test_a_native_proof_answers_no_win_without_the_python_search(client, setting
     monkeypatch.setattr(hints, "solve_state", python_search)
     play = start(client, preset="easthaven", seed=9).json()
     assert hint(client, play).json()["result"] == "no_win_from_here"
+
+
+@pytest.mark.native
+def test_following_the_provers_hints_wins_a_westcliff_deal(client, settings, monkeypatch):
+    """The prover's best-first search wins westcliff-classic 93 in about 0.2-1 s (the
+    Python search took PyPy 3.7 s); its line, shortened, is the hint, and following it
+    wins without the Python search ever running."""
+    settings.HINT_BUDGET_SECONDS = 8.0
+
+    def python_search(*args, **kwargs):
+        raise AssertionError("the Python search ran after the prover's win")
+
+    monkeypatch.setattr(hints, "solve_state", python_search)
+    play = start(client, preset="westcliff-classic", seed=93).json()
+    first = hint(client, play).json()
+    assert first["result"] == "move" and first["move"] in play["legal_moves"]
+    assert HintAnswer.objects.count() > 50  # the line's positions, answered at once
+    for _ in range(400):
+        body = hint(client, play).json()
+        assert body["result"] == "move", body
+        play = move(client, play, body["move"]).json()
+        if play["status"] != "playing":
+            break
+    assert play["status"] == "won"
 
 
 def test_undecided_within_the_budget_is_unknown_and_not_stored(client, settings, python_hints_only):
