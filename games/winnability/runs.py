@@ -125,9 +125,10 @@ def portfolio(budget: float, waste: bool = False) -> list[Phase]:
     a waste the best-first share is split: two thirds over the stock plays' positions,
     a third over the plain graph (``BEST_FIRST_PLAIN``).  Each wins deals the other misses
     for seconds: on the 78 westcliff-classic deals of seeds 1-2000 that the portfolio of
-    2026-12-03 left undecided at 10 s, 36 and 32 wins within 5 s, 37 together, and
-    westcliff-classic 102 takes 877 positions plain and more than 4 million with stock
-    plays (``bench/README.md``, 2026-12-04)."""
+    2026-12-03 left undecided at 10 s, 34 wins within 5 s with stock plays (four of them
+    unknown plain) and 30 plain (seed 1987 in 0.05 s, 3.9 s with stock plays), and seed
+    102 takes 877 positions plain and more than 4 million with stock plays
+    (``bench/README.md``, 2026-12-04)."""
     glance = min(NATIVE_FIRST_SECONDS, budget / 20)
     share = best_first_share(budget)
     best: list[Phase] = [(BEST_FIRST, share)]
