@@ -242,7 +242,8 @@ def test_a_wrong_win_is_caught_by_the_engine(monkeypatch, tmp_path):
 
 
 def test_the_provers_own_unit_tests_pass(tmp_path):
-    """``cargo test`` in native/ (the key set's exactness through growth), in a build
+    """``cargo test`` in native/ (the key set's exactness through growth, compact keys
+    paired one to one with full keys), in a build
     directory of the test's own."""
     cargo = shutil.which("cargo") or str(Path.home() / ".cargo/bin/cargo")
     if not Path(cargo).exists():
