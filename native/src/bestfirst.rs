@@ -15,7 +15,7 @@
 use crate::dead::{Relaxation, Strips};
 use crate::game::{rank, suit, Done, Move, Position, Rules, DEAL, MAX_COLS, WASTE};
 use crate::keyset::KeySet;
-use crate::search::Stop;
+use crate::search::{Limits, Stop};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
@@ -123,8 +123,7 @@ pub struct BestFirst {
     pub nodes: u64,
     /// After a win: every move from the start.
     pub path: Vec<Move>,
-    node_limit: u64,
-    deadline: Instant,
+    limits: Limits,
     memory_limit: usize,
     arena: Vec<Vec<u8>>,
     queued: Vec<Node>,
@@ -170,8 +169,10 @@ impl BestFirst {
             seen: KeySet::new(memory_limit / 2),
             nodes: 0,
             path: Vec::new(),
-            node_limit,
-            deadline,
+            limits: Limits {
+                node_limit,
+                deadline,
+            },
             memory_limit,
             arena: vec![Vec::with_capacity(ARENA_CHUNK)],
             queued: Vec::new(),
@@ -259,8 +260,8 @@ impl BestFirst {
             self.path.extend_from_slice(&self.seg);
             return Ok(true);
         }
-        if mv == Move::DEAL && self.fresh_waste_card() {
-            // The middle of a stock play: no node (`Search::fresh_waste_card`).
+        if mv == Move::DEAL && self.pos.fresh_waste_card() {
+            // The middle of a stock play: no node (`Position::fresh_waste_card`).
             if !self.relaxation.dead(&self.pos, &mut self.strips) {
                 let mut moves = Vec::with_capacity(16);
                 self.pos.moves(&mut moves, &mut self.scratch);
@@ -296,18 +297,9 @@ impl BestFirst {
     }
 
     fn check_budget(&self) -> Result<(), Stop> {
-        if self.nodes >= self.node_limit {
-            return Err(Stop::Nodes);
-        }
-        if self.nodes & 4095 == 0 {
-            if Instant::now() > self.deadline {
-                return Err(Stop::Time);
-            }
-            if self.seen.full() || self.bytes() > self.memory_limit / 2 {
-                return Err(Stop::Memory);
-            }
-        }
-        Ok(())
+        self.limits.check(self.nodes, || {
+            self.seen.full() || self.bytes() > self.memory_limit / 2
+        })
     }
 
     /// What the snapshots, links and queues hold (the key set counts its own).
@@ -470,14 +462,5 @@ impl BestFirst {
             i = node.parent;
         }
         parts.iter().rev().flat_map(|p| p.iter().copied()).collect()
-    }
-
-    /// As `Search::fresh_waste_card`: the waste's top is the card just dealt.
-    fn fresh_waste_card(&self) -> bool {
-        let pos = &self.pos;
-        pos.rules.stock_plays
-            && !pos.rules.row_deals
-            && pos.dealt > 0
-            && pos.waste.last() == Some(&pos.stock[pos.dealt - 1])
     }
 }

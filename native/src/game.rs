@@ -165,6 +165,18 @@ impl Position {
         }
     }
 
+    /// With stock plays: is the waste's top card the one just dealt (not sent home by the
+    /// auto-play)?  Then the position is the middle of a stock play, not a node: a win
+    /// needs from it only a move of that card or another deal (the proof is in
+    /// `docs/solver/stock-plays.md`), so the searches neither store it nor give it other
+    /// moves.
+    pub fn fresh_waste_card(&self) -> bool {
+        self.rules.stock_plays
+            && !self.rules.row_deals
+            && self.dealt > 0
+            && self.waste.last() == Some(&self.stock[self.dealt - 1])
+    }
+
     /// The columns from this index on are told apart by no rule (their order is sorted
     /// in the key): every column with a waste; with row deals, those no deal reaches.
     pub fn first_unfixed(&self) -> usize {
@@ -713,7 +725,11 @@ mod tests {
                     pos.apply(moves[(x >> 33) as usize % moves.len()]);
                 }
             }
-            assert!(by_compact.len() > 5000, "the walks met few positions: {}", by_compact.len());
+            assert!(
+                by_compact.len() > 5000,
+                "the walks met few positions: {}",
+                by_compact.len()
+            );
             // In a waste game every reachable column's face-up cards are one run.
             assert_eq!(compacted, steps);
         }

@@ -26,6 +26,32 @@ pub enum Stop {
     Memory,
 }
 
+/// The positions and the deadline a search stops at (memory is each search's own count).
+#[derive(Clone, Copy)]
+pub struct Limits {
+    pub node_limit: u64,
+    pub deadline: Instant,
+}
+
+impl Limits {
+    /// After each new position: its count every time, the clock and `over_memory` every
+    /// 4,096 positions (they cost a system call and a sum).
+    pub fn check(&self, nodes: u64, over_memory: impl FnOnce() -> bool) -> Result<(), Stop> {
+        if nodes >= self.node_limit {
+            return Err(Stop::Nodes);
+        }
+        if nodes & 4095 == 0 {
+            if Instant::now() > self.deadline {
+                return Err(Stop::Time);
+            }
+            if over_memory() {
+                return Err(Stop::Memory);
+            }
+        }
+        Ok(())
+    }
+}
+
 pub struct Search {
     pub pos: Position,
     pub seen: KeySet,
@@ -38,8 +64,7 @@ pub struct Search {
     root: Position,
     /// Moves the shortcut's lookahead applied, to take back.
     lookahead: Vec<Done>,
-    node_limit: u64,
-    deadline: Instant,
+    limits: Limits,
     key: Vec<u8>,
     order: [usize; MAX_COLS],
     pool: Vec<Vec<Move>>,
@@ -61,8 +86,10 @@ impl Search {
             steps: Vec::new(),
             root,
             lookahead: Vec::new(),
-            node_limit,
-            deadline,
+            limits: Limits {
+                node_limit,
+                deadline,
+            },
             key: Vec::with_capacity(256),
             order: [0; MAX_COLS],
             pool: Vec::new(),
@@ -108,18 +135,7 @@ impl Search {
     }
 
     fn check_budget(&self) -> Result<(), Stop> {
-        if self.nodes >= self.node_limit {
-            return Err(Stop::Nodes);
-        }
-        if self.nodes & 4095 == 0 {
-            if Instant::now() > self.deadline {
-                return Err(Stop::Time);
-            }
-            if self.seen.full() {
-                return Err(Stop::Memory);
-            }
-        }
-        Ok(())
+        self.limits.check(self.nodes, || self.seen.full())
     }
 
     /// Depth-first, with an explicit stack (a proof may go tens of thousands of moves
@@ -163,7 +179,7 @@ impl Search {
             }
             // A stock play under way is no node: not stored, and given only the dealt
             // card's moves and the next deal.
-            let fresh = mv == Move::DEAL && self.fresh_waste_card();
+            let fresh = mv == Move::DEAL && self.pos.fresh_waste_card();
             let new = fresh || {
                 self.pos.key(&mut self.key, &mut self.order);
                 self.seen.insert(&self.key)
@@ -190,18 +206,6 @@ impl Search {
             self.back_to(before);
         }
         Ok(false)
-    }
-
-    /// With stock plays: is the waste's top card the one just dealt (not sent home by the
-    /// auto-play)?  Then the position is the middle of a stock play, not a node: a win
-    /// needs from it only a move of that card or another deal (the proof is in
-    /// `docs/solver/stock-plays.md`), so it is neither stored nor given other moves.
-    fn fresh_waste_card(&self) -> bool {
-        let pos = &self.pos;
-        pos.rules.stock_plays
-            && !pos.rules.row_deals
-            && pos.dealt > 0
-            && pos.waste.last() == Some(&pos.stock[pos.dealt - 1])
     }
 
     /// The win in `path`, with shortcuts: a depth-first win wanders (tens of thousands of

@@ -62,15 +62,20 @@ def test_a_hint_is_a_legal_move_of_a_win_and_names_no_card(client):
     assert set(body) == {"result", "move", "seq", "cached"}
 
 
-def test_following_the_hints_wins_the_deal(client):
-    play = start(client, preset="seahaven", seed=4).json()
-    for _ in range(300):
+def follow_hints(client, play, most: int):
+    """Play every hinted move (each must be a move) until the play ends: its last state."""
+    for _ in range(most):
         body = hint(client, play).json()
         assert body["result"] == "move", body
         play = move(client, play, body["move"]).json()
         if play["status"] != "playing":
             break
-    assert play["status"] == "won"
+    return play
+
+
+def test_following_the_hints_wins_the_deal(client):
+    play = start(client, preset="seahaven", seed=4).json()
+    assert follow_hints(client, play, 300)["status"] == "won"
 
 
 def test_hints_are_cached_per_position_in_the_cache_and_the_database(client, monkeypatch):
@@ -130,13 +135,21 @@ def test_following_the_provers_hints_wins_a_westcliff_deal(client, settings, mon
     first = hint(client, play).json()
     assert first["result"] == "move" and first["move"] in play["legal_moves"]
     assert HintAnswer.objects.count() > 50  # the line's positions, answered at once
-    for _ in range(400):
-        body = hint(client, play).json()
-        assert body["result"] == "move", body
-        play = move(client, play, body["move"]).json()
-        if play["status"] != "playing":
-            break
-    assert play["status"] == "won"
+    assert follow_hints(client, play, 400)["status"] == "won"
+
+
+def test_a_broken_prover_leaves_hints_to_the_python_search(client, settings, monkeypatch, tmp_path):
+    """An operator's broken prover (here one that answers nonsense) is logged and the
+    Python search answers: the hint still comes, never a 500."""
+    broken = tmp_path / "haven-prover"
+    broken.write_text("#!/bin/sh\necho nonsense\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv("SOLVER_NATIVE", str(broken))
+    settings.HINT_BUDGET_SECONDS = 4.0
+    play = start(client, preset="westcliff", seed=1).json()
+    response = hint(client, play)
+    assert response.status_code == 200, response.content
+    assert response.json()["result"] == "move"
 
 
 def test_undecided_within_the_budget_is_unknown_and_not_stored(client, settings, python_hints_only):
