@@ -7,13 +7,13 @@ The solver searches the exact position, face-down cards and the stock's order in
 * ``move``: the first move of a win the engine replayed to the end; only that move leaves
   the server, in the API's move form (pile ids and a count, never a card name);
 * ``no_win_from_here``: the search was exhaustive and found no win.
+* ``unknown``: not decided within the budget.  With a broker, the position then goes to a
+  Celery worker with ``HINT_BACKGROUND_SECONDS`` (default 10 s), and the answer says
+  ``retry_after`` (seconds): asking again after that finds the worker's answer stored.
 
 Where the native prover is built (the stock games), its best-first search gets the first
 half of the budget: it wins or proves most positions in milliseconds, and its line is then
 shortened as the Python search's would be; the Python search gets what is left.
-* ``unknown``: not decided within the budget.  With a broker, the position then goes to a
-  Celery worker with ``HINT_BACKGROUND_SECONDS`` (default 10 s), and the answer says
-  ``retry_after`` (seconds): asking again after that finds the worker's answer stored.
 
 A winning line's every position is answered at once with its next move on that line, so
 a player who keeps asking follows one line to the win (lines found from successive
@@ -27,6 +27,7 @@ few minutes.  Ranked plays get no hints (``hints_not_allowed``).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import time
@@ -104,14 +105,14 @@ def solve_position(state: engine.State, seconds: float) -> dict[str, Any]:
     ``line`` the whole winning line (API moves) when there is one."""
     started = time.perf_counter()
     result = _prover_answer(state, PROVER_SHARE * seconds)
-    if result is not None and result.verdict == WINNABLE:
-        moves = shorten_moves(state, result.moves, SHORTEN_SHARE * seconds)
-        result = SolveResult(WINNABLE, moves, result.nodes, time.perf_counter() - started)
-    elif result is None:
+    if result is None:
         left = max(seconds - (time.perf_counter() - started), 0.05)
         result = solve_state(
             state, time_budget=left, shorten=True, shorten_budget=SHORTEN_SHARE * seconds
         )
+    elif result.verdict == WINNABLE:
+        moves = shorten_moves(state, result.moves, SHORTEN_SHARE * seconds)
+        result = dataclasses.replace(result, moves=moves)
     spent = time.perf_counter() - started
     if result.verdict == WINNABLE:
         line = [engine.Move.from_dict(m).to_dict() for m in result.moves]
