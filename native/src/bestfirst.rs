@@ -207,6 +207,13 @@ impl BestFirst {
         }
         let opening = std::mem::take(&mut self.seg);
         self.queue(u32::MAX, 0, &opening);
+        // The start goes in as the Python search puts it: its score alone (the dive: 0).
+        for q in 0..self.queues.len() {
+            let prio = self.queues[q].scorer.map_or(0, |s| self.score(s));
+            self.queues[q]
+                .heap
+                .push(Reverse((prio as u64) << 32 | 0xffff_ffff));
+        }
         let mut turn = 0;
         let mut live = 1usize;
         while live > 0 {
@@ -311,46 +318,26 @@ impl BestFirst {
             + heaps
     }
 
-    /// Store the current position as a node (its snapshot, link and moves); the root is
-    /// queued in every queue here, the others by `push_queues`.
+    /// Store the current position as a node: its snapshot, link and moves (`depth`: the
+    /// parent's).
     fn queue(&mut self, parent: u32, depth: u32, seg: &[Move]) {
-        let ncols = self.pos.rules.ncols;
-        let size = 2 * ncols + 5 + self.pos.cols.iter().map(Vec::len).sum::<usize>();
+        self.pos.snapshot(&mut self.key);
         let mut last = self.arena.len() - 1;
-        if self.arena[last].len() + size > ARENA_CHUNK {
+        if self.arena[last].len() + self.key.len() > ARENA_CHUNK {
             self.arena.push(Vec::with_capacity(ARENA_CHUNK));
             last += 1;
         }
         let chunk = &mut self.arena[last];
         let snap = ((last * ARENA_CHUNK) + chunk.len()) as u64;
-        for i in 0..ncols {
-            chunk.push(self.pos.cols[i].len() as u8);
-            chunk.push(self.pos.down[i]);
-            chunk.extend_from_slice(&self.pos.cols[i]);
-        }
-        chunk.extend_from_slice(&self.pos.found);
-        chunk.push(self.pos.dealt as u8);
-        let parent_depth = if parent == u32::MAX { 0 } else { depth };
-        let node = Node {
+        chunk.extend_from_slice(&self.key);
+        self.queued.push(Node {
             snap,
             parent,
             seg: self.made.len() as u32,
             seg_len: seg.len() as u32,
-            depth: parent_depth + seg.len() as u32,
-        };
+            depth: depth + seg.len() as u32,
+        });
         self.made.extend_from_slice(seg);
-        self.queued.push(node);
-        if parent == u32::MAX {
-            for q in 0..self.queues.len() {
-                let prio = match self.queues[q].scorer {
-                    None => 0,
-                    Some(s) => self.score(s),
-                };
-                self.queues[q]
-                    .heap
-                    .push(Reverse((prio as u64) << 32 | 0xffff_ffff));
-            }
-        }
     }
 
     /// Queue node `j` (the current position) in every queue.

@@ -582,6 +582,13 @@ impl Position {
         self.full_key(out, order);
     }
 
+    /// Every column in its own order, with the foundations and the stock count: what
+    /// the best-first search keeps of a queued position (the waste follows, as in the key).
+    pub fn snapshot(&self, out: &mut Vec<u8>) {
+        const IN_ORDER: [usize; MAX_COLS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        self.full_key(out, &IN_ORDER);
+    }
+
     /// The key with every card written (row deals, and any column whose face-up cards
     /// are not one run), its columns in the order `key` chose.
     fn full_key(&self, out: &mut Vec<u8>, order: &[usize; MAX_COLS]) {
