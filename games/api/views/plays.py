@@ -1,4 +1,4 @@
-"""HTTP views of the games API: check the request's shape, call a service, serialise.
+"""A player's plays over HTTP: start one, list them, read one, move.
 
 The rules live in the engine, the transactions in ``games.services``; nothing here touches
 a play's stored state except through ``services.visible_state`` (via the serializers).
@@ -10,74 +10,54 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.core.cache import cache
-from django.db import connection
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
     extend_schema,
-    extend_schema_view,
 )
-from rest_framework import generics, permissions, status
+from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
-from rest_framework_simplejwt.tokens import RefreshToken
-from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
-from config import redis_guard
-from config.web import caching, outage
+from config.web import caching
 from config.web.idempotency import idempotent
 from config.web.openapi import (
     AUTH_REQUIRED,
     BODY,
-    CONTENT_LANGUAGE,
     IDEMPOTENT_REPLAYED,
     IF_MATCH,
     IF_NONE_MATCH,
-    LANG,
     LOCATION,
     RETRY_AFTER,
     THROTTLED,
     caching_headers,
     problems,
 )
-from config.web.params import parse_day
 from config.web.problems import Problem
 
-from .. import accounts, daily, engine, services
-from ..auth import ClaimsJWTAuthentication
-from ..errors import DomainError
-from ..models import Play
-from ..preset_texts import preset_document
-from ..winnability.selectors import preset_winnability
-from . import etags
-from .pagination import PAGINATION_PARAMETERS, PlayCursor
-from .params import (
+from ... import engine, services
+from ...auth import ClaimsJWTAuthentication
+from ...errors import DomainError
+from ...models import Play
+from .. import etags
+from ..pagination import PAGINATION_PARAMETERS, PlayCursor
+from ..params import (
     parse_moves,
     plain_batch_request,
     plain_move_request,
     require_one_of_move_and_moves,
 )
-from .serializers import (
-    CredentialsSerializer,
-    DailyDealSerializer,
-    DailySerializer,
-    HealthSerializer,
-    LoginSerializer,
+from ..serializers import (
     MoveBatchShapeSerializer,
     MoveLogSerializer,
     MoveRequestShapeSerializer,
     PlayMoveSerializer,
     PlaySerializer,
     PlaySummarySerializer,
-    PresetListSerializer,
-    RefreshResponseSerializer,
-    RefreshSerializer,
     StartPlaySerializer,
-    TokenPairSerializer,
 )
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -90,213 +70,6 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "first answer again for 24 hours; the same key with a different body is a 422."
     ),
 )
-
-
-# --- Auth ------------------------------------------------------------------------------------
-
-
-class RegisterView(APIView):
-    """Create an account and return a JWT pair right away."""
-
-    authentication_classes: list = []
-    permission_classes = [permissions.AllowAny]
-    throttle_scope = "auth"
-
-    @extend_schema(
-        operation_id="auth_register",
-        request=CredentialsSerializer,
-        parameters=[LOCATION, RETRY_AFTER],
-        responses={
-            201: TokenPairSerializer,
-            **problems("validation_error", "username_taken", *BODY, *THROTTLED),
-        },
-        tags=["auth"],
-    )
-    def post(self, request: Request) -> Response:
-        serializer = CredentialsSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        user = accounts.register(
-            serializer.validated_data["username"], serializer.validated_data["password"]
-        )
-        refresh = RefreshToken.for_user(user)
-        body = {
-            "token_type": "Bearer",
-            "access": str(refresh.access_token),
-            "refresh": str(refresh),
-            "username": user.get_username(),
-        }
-        location = reverse("player-detail", kwargs={"username": user.get_username()})
-        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
-
-
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="auth_token",
-        request=CredentialsSerializer,
-        parameters=[RETRY_AFTER],
-        responses={
-            200: TokenPairSerializer,
-            **problems("validation_error", "no_active_account", *BODY, *THROTTLED),
-        },
-        tags=["auth"],
-    )
-)
-class TokenView(TokenObtainPairView):
-    """Exchange username and password for a JWT pair (access: 1 day, refresh: 30 days).
-    The username may be written in any spelling with the same key (``games.accounts``)."""
-
-    throttle_scope = "auth"
-    serializer_class = LoginSerializer
-
-    def post(self, request: Request, *args: object, **kwargs: object) -> Response:
-        response = super().post(request, *args, **kwargs)
-        if response.status_code == 200:
-            response.data = {"token_type": "Bearer", **response.data}
-        return response
-
-
-@extend_schema_view(
-    post=extend_schema(
-        operation_id="auth_token_refresh",
-        parameters=[RETRY_AFTER],
-        responses={
-            200: RefreshResponseSerializer,
-            **problems("validation_error", "token_not_valid", *BODY, *THROTTLED),
-        },
-        tags=["auth"],
-    )
-)
-class RefreshView(TokenRefreshView):
-    """Exchange a refresh token for a new access token."""
-
-    throttle_scope = "auth"
-    serializer_class = RefreshSerializer
-
-
-# --- Presets, daily deals, health --------------------------------------------------------------
-
-
-class PresetsView(APIView):
-    authentication_classes: list = []
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(
-        operation_id="presets_list",
-        parameters=[LANG, IF_NONE_MATCH, *caching_headers(), CONTENT_LANGUAGE],
-        responses={200: PresetListSerializer, 304: None},
-    )
-    def get(self, request: Request) -> Response:
-        """The presets of RULES.md with their options (and defaults), and their title,
-        description and a full rules summary in the negotiated language (``?lang=en|de|ru``,
-        else ``Accept-Language``, else English); ``winnability``: each preset's winnable
-        share from the solver's results."""
-        winnability = preset_winnability()
-        presets = [
-            {**preset_document(name, dict(rules.options)), "winnability": winnability.get(name)}
-            for name, rules in engine.PRESETS.items()
-        ]
-        return caching.cached(request, {"presets": presets}, caching.STATIC)
-
-
-class DailyView(APIView):
-    authentication_classes: list = []
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(
-        operation_id="daily_retrieve",
-        parameters=[
-            OpenApiParameter(
-                "date",
-                OpenApiTypes.STR,
-                OpenApiParameter.PATH,
-                description="YYYY-MM-DD (UTC) or `today`",
-            ),
-            IF_NONE_MATCH,
-            *caching_headers(),
-        ],
-        responses={
-            200: DailySerializer,
-            304: None,
-            **problems("invalid_date", "not_found"),
-        },
-        examples=[
-            OpenApiExample(
-                "today",
-                response_only=True,
-                value={
-                    "date": "2026-11-29",
-                    "deals": {
-                        "easthaven": {
-                            "id": "00000000-0000-4000-8000-000000000000",
-                            "verdict": "winnable",
-                            "par": 97,
-                        }
-                    },
-                },
-            )
-        ],
-    )
-    def get(self, request: Request, date: str) -> Response:
-        """The daily deals of a UTC date: id, verdict and par per preset. A past day adds
-        each deck and par solution; today's deck is never shown; future dates are 404."""
-        today = daily.utc_today()
-        day = parse_day(date, today)
-        if day > today:
-            raise Problem(404, "not_found", f"the daily deals of {day} are not out yet")
-        deals = daily.daily_deals(day)
-        if not deals and day < today:
-            raise Problem(404, "not_found", f"there were no daily deals on {day}")
-        context = {"day_over": day < today}
-        body = {
-            "date": day.isoformat(),
-            "deals": {
-                deal.preset: DailyDealSerializer(deal, context=context).data for deal in deals
-            },
-        }
-        # A past day never changes; today's deals may still be prepared while it lasts.
-        return caching.cached(request, body, caching.IMMUTABLE if day < today else caching.SHORT)
-
-
-class HealthView(APIView):
-    authentication_classes: list = []
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(operation_id="health", responses={200: HealthSerializer, 503: HealthSerializer})
-    def get(self, request: Request) -> Response:
-        """Liveness and readiness. PostgreSQL down: ``503`` (``status: unavailable``); Redis
-        down: ``200`` with ``status: degraded`` (the service works without it: throttles
-        count per process, leaderboards come from PostgreSQL)."""
-        checks = {"database": "ok", "cache": "ok"}
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-        except Exception:  # any failure of the probe is the answer
-            checks["database"] = "unavailable"
-        # Only look at the state: the cache call below claims the half-open probe itself.
-        if redis_guard.breaker.state() == "open":
-            checks["cache"] = "unavailable"  # not asked: the breaker is open
-        else:
-            probe = f"health:{uuid.uuid4().hex}"
-            cache.set(probe, "1", 5)  # the guarded cache answers a miss when Redis fails
-            if cache.get(probe) != "1":
-                checks["cache"] = "unavailable"
-            cache.delete(probe)
-        if checks["database"] != "ok":
-            return Response(
-                {"status": "unavailable", **checks},
-                status=503,
-                headers={
-                    "Retry-After": str(outage.retry_after()),
-                    "Cache-Control": caching.NO_STORE,
-                },
-            )
-        body = {"status": "ok", **checks}
-        if checks["cache"] != "ok":
-            body.update(status="degraded", throttles="per-process", leaderboards="postgres")
-        return Response(body, headers={"Cache-Control": caching.NO_STORE})
-
-
-# --- Plays -----------------------------------------------------------------------------------
 
 
 PLAY_PARAMETERS = [
