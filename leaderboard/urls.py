@@ -2,28 +2,28 @@
 
 from django.urls import path
 
-from .api import views
+from .api.views import boards, groups, players
 
 urlpatterns = [
     path(
         "leaderboards/<str:preset>/daily/<str:date>",
-        views.DailyBoardView.as_view(),
+        boards.DailyBoardView.as_view(),
         name="leaderboard-daily",
     ),
     path(
         "leaderboards/<str:preset>/weekly/<str:week>",
-        views.WeeklyBoardView.as_view(),
+        boards.WeeklyBoardView.as_view(),
         name="leaderboard-weekly",
     ),
     path(
         "leaderboards/<str:preset>/all-time",
-        views.AllTimeBoardView.as_view(),
+        boards.AllTimeBoardView.as_view(),
         name="leaderboard-all-time",
     ),
-    path("players/me", views.MeView.as_view(), name="player-me"),
-    path("players/<str:username>", views.PlayerView.as_view(), name="player-detail"),
-    path("groups", views.GroupsView.as_view(), name="groups"),
-    path("groups/join", views.GroupJoinView.as_view(), name="group-join"),
-    path("groups/<int:group_id>", views.GroupDetailView.as_view(), name="group-detail"),
-    path("groups/<int:group_id>/leave", views.GroupLeaveView.as_view(), name="group-leave"),
+    path("players/me", players.MeView.as_view(), name="player-me"),
+    path("players/<str:username>", players.PlayerView.as_view(), name="player-detail"),
+    path("groups", groups.GroupsView.as_view(), name="groups"),
+    path("groups/join", groups.GroupJoinView.as_view(), name="group-join"),
+    path("groups/<int:group_id>", groups.GroupDetailView.as_view(), name="group-detail"),
+    path("groups/<int:group_id>/leave", groups.GroupLeaveView.as_view(), name="group-leave"),
 ]

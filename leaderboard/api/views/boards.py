@@ -1,5 +1,4 @@
-"""HTTP views of the leaderboards, player profiles and groups: parse, authorise, call
-:mod:`leaderboard.boards`, :mod:`~leaderboard.profiles`, :mod:`~leaderboard.groups`, serialise.
+"""The leaderboards over HTTP: a day's, a week's and all time, by page or around a player.
 
 Pagination is cursor-based in DRF's style (``{"next", "previous", "results"}`` with opaque
 ``?cursor=`` links) but keyset on ``(sort_key, member)`` so that Redis and PostgreSQL can
@@ -13,10 +12,9 @@ import binascii
 import json
 from typing import Any
 
-from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import permissions, status
+from rest_framework import permissions
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,28 +23,19 @@ from rest_framework.views import APIView
 
 from config.web import caching
 from config.web.openapi import (
-    AUTH_REQUIRED,
-    BODY,
     IF_NONE_MATCH,
     LEADERBOARD_SOURCE,
-    LOCATION,
     caching_headers,
     problems,
 )
 from config.web.params import parse_day, week_in_range
 from config.web.problems import Problem, engine_problem
-from games import accounts, daily, engine
+from games import daily, engine
 
-from .. import boards, freezing, groups, profiles, ranking
-from ..boards import BoardRef
-from .serializers import (
+from ... import boards, freezing, groups, ranking
+from ...boards import BoardRef
+from ..serializers import (
     DailyPageSerializer,
-    GroupCreateSerializer,
-    GroupDetailSerializer,
-    GroupJoinSerializer,
-    GroupListSerializer,
-    GroupSerializer,
-    ProfileSerializer,
     TotalPageSerializer,
 )
 
@@ -309,142 +298,3 @@ class AllTimeBoardView(BoardView):
         """All-time totals, ordered as the weekly board."""
         rules = _rules(preset, request)
         return self.answer(request, rules, BoardRef.all_time(rules.key))
-
-
-# --- Players ---------------------------------------------------------------------------------
-
-
-class PlayerView(APIView):
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(
-        operation_id="player_profile",
-        parameters=[
-            OpenApiParameter("username", OpenApiTypes.STR, OpenApiParameter.PATH),
-            IF_NONE_MATCH,
-            *caching_headers(),
-        ],
-        responses={200: ProfileSerializer, 304: None, **problems("player_not_found")},
-    )
-    def get(self, request: Request, username: str) -> Response:
-        """A player's ranked plays, wins and win rate per preset, streaks and best ranks."""
-        user = accounts.find_user(username)
-        if user is None:
-            raise Problem(404, "player_not_found", f"no player {username!r}")
-        body = ProfileSerializer(profiles.profile(user)).data
-        return caching.cached(request, body, caching.SHORT)
-
-
-class MeView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        operation_id="player_me",
-        parameters=[IF_NONE_MATCH, *caching_headers()],
-        responses={200: ProfileSerializer, 304: None, **problems(*AUTH_REQUIRED)},
-    )
-    def get(self, request: Request) -> Response:
-        """The caller's own profile."""
-        body = ProfileSerializer(profiles.profile(request.user)).data
-        return caching.cached(request, body, caching.PRIVATE)
-
-
-# --- Groups ----------------------------------------------------------------------------------
-
-
-class GroupsView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        operation_id="groups_list",
-        responses={200: GroupListSerializer, **problems(*AUTH_REQUIRED)},
-    )
-    def get(self, request: Request) -> Response:
-        """The groups the caller belongs to."""
-        mine = groups.my_groups(request.user).select_related("owner").order_by("name", "id")
-        return Response({"results": GroupSerializer(mine, many=True).data})
-
-    @extend_schema(
-        operation_id="groups_create",
-        request=GroupCreateSerializer,
-        parameters=[LOCATION],
-        responses={
-            201: GroupDetailSerializer,
-            **problems("validation_error", "try_again", *AUTH_REQUIRED, *BODY),
-        },
-    )
-    def post(self, request: Request) -> Response:
-        """Create a group; the caller is its owner and first member. Share ``code``."""
-        body = GroupCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        group = groups.create_group(request.user, body.validated_data["name"])
-        group = groups.group_for(request.user, group.pk)
-        return Response(
-            GroupDetailSerializer(group).data,
-            status=status.HTTP_201_CREATED,
-            headers={"Location": _group_url(group.pk)},
-        )
-
-
-class GroupJoinView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        operation_id="groups_join",
-        request=GroupJoinSerializer,
-        parameters=[LOCATION],
-        responses={
-            200: GroupDetailSerializer,
-            201: GroupDetailSerializer,
-            **problems(
-                "validation_error", "invalid_invite_code", "group_full", *AUTH_REQUIRED, *BODY
-            ),
-        },
-    )
-    def post(self, request: Request) -> Response:
-        """Join a group by invite code: 201 when joined, 200 if already a member."""
-        body = GroupJoinSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        group, joined = groups.join_group(request.user, body.validated_data["code"])
-        if not joined:
-            return Response(GroupDetailSerializer(group).data)
-        return Response(
-            GroupDetailSerializer(group).data,
-            status=status.HTTP_201_CREATED,
-            headers={"Location": _group_url(group.pk)},
-        )
-
-
-class GroupDetailView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        operation_id="groups_retrieve",
-        parameters=[OpenApiParameter("group_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
-        responses={
-            200: GroupDetailSerializer,
-            **problems("group_not_found", "not_found", *AUTH_REQUIRED),
-        },
-    )
-    def get(self, request: Request, group_id: int) -> Response:
-        """A group of the caller's, with its members; anyone else's group is a 404."""
-        return Response(GroupDetailSerializer(groups.group_for(request.user, group_id)).data)
-
-
-class GroupLeaveView(APIView):
-    permission_classes = [permissions.IsAuthenticated]
-
-    @extend_schema(
-        operation_id="groups_leave",
-        request=None,
-        parameters=[OpenApiParameter("group_id", OpenApiTypes.INT, OpenApiParameter.PATH)],
-        responses={204: None, **problems("group_not_found", "not_found", *AUTH_REQUIRED)},
-    )
-    def post(self, request: Request, group_id: int) -> Response:
-        """Leave a group; the oldest member left becomes owner; an empty group is deleted."""
-        groups.leave_group(request.user, group_id)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-def _group_url(group_id: int) -> str:
-    return reverse("group-detail", kwargs={"group_id": group_id})
