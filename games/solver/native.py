@@ -48,7 +48,7 @@ __all__ = [
     "supports",
 ]
 
-PROTOCOL = 3
+PROTOCOL = 4
 #: The ``interpreter`` of the results it gives (``winnability_dealresult``).
 INTERPRETER = "haven-prover (native)"
 #: Where ``make native`` puts the binary.
@@ -85,12 +85,16 @@ def request_line(
     memory_mb: int | None = None,
     stock_plays: bool = True,
     best_first: bool = False,
+    layered: bool = False,
 ) -> str:
     """The request for ``state`` (see ``native/src/main.rs``).  ``stock_plays``: with a
     waste, deal only as part of playing the dealt card (``docs/solver/stock-plays.md``);
     off, the prover's search is the Python search, position for position.
     ``best_first``: the prover's best-first search (the Python :mod:`.bestfirst`'s
-    queues: quick to find wins) instead of its depth-first one (lighter for proofs)."""
+    queues: quick to find wins) instead of its depth-first one (lighter for proofs).
+    ``layered``: the prover's layered search, the depth-first search's proof in a layer
+    of positions' memory at a time (``docs/solver/layered.md``); it keeps no line, so a
+    win it meets is answered ``unknown``."""
     rules = state.rules
     if not supports(rules):
         raise NativeError(f"the native prover does not play {rules.key}")
@@ -103,7 +107,7 @@ def request_line(
         int(rules.stock == "rows"),
         int(stock_plays),
         int(rules.king_fill_before_deal),
-        int(best_first),
+        2 if layered else int(best_first),
         max(int(millis), 0),
         node_limit or 0,
         memory_mb or 0,
@@ -132,10 +136,12 @@ def solve_state(
     memory_mb: int | None = None,
     stock_plays: bool = True,
     best_first: bool = False,
+    layered: bool = False,
 ) -> SolveResult:
     """Solve ``state`` with the prover; a win is replayed by the engine before it is
     returned.  ``memory_mb`` (default ``SOLVER_MEMORY_MB``): the prover stops at it and
-    answers ``unknown``; ``stock_plays`` and ``best_first``: see :func:`request_line`.  Raises
+    answers ``unknown``; ``stock_plays``, ``best_first`` and ``layered``: see
+    :func:`request_line`.  Raises
     :class:`NativeError` when the prover is unusable."""
     path = binary()
     if path is None:
@@ -144,7 +150,9 @@ def solve_state(
         limit = os.environ.get("SOLVER_MEMORY_MB", "")
         memory_mb = int(limit) if limit.isdigit() else None
     millis = int((time_budget if time_budget is not None else 10**7) * 1000)
-    line = request_line(state, millis, node_budget, memory_mb, stock_plays, best_first)
+    line = request_line(
+        state, millis, node_budget, memory_mb, stock_plays, best_first, layered=layered
+    )
     started = time.perf_counter()
     try:
         done = subprocess.run(

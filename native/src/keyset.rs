@@ -63,7 +63,8 @@ impl KeySet {
         }
     }
 
-    fn bytes(&self) -> usize {
+    /// Its memory: chunks and table.
+    pub fn bytes(&self) -> usize {
         self.chunks.len() * CHUNK + self.table.len() * 8
     }
 
@@ -79,7 +80,13 @@ impl KeySet {
             || ((self.len + 1) * 100 > self.table.len() * MAX_LOAD_PERCENT && !self.may_grow())
     }
 
-    fn key_at(&self, offset: usize) -> &[u8] {
+    /// Let the table grow only while `limit` allows (another set's share may change).
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// The key stored at `offset` (an `insert_at` answer).
+    pub fn key_at(&self, offset: usize) -> &[u8] {
         let chunk = &self.chunks[offset >> CHUNK_BITS];
         let at = offset & (CHUNK - 1);
         let n = chunk[at] as usize;
@@ -88,6 +95,11 @@ impl KeySet {
 
     /// Insert `key` (at most 255 bytes); true if it was not there.
     pub fn insert(&mut self, key: &[u8]) -> bool {
+        self.insert_at(key).is_some()
+    }
+
+    /// Insert `key`; where it is kept (for `key_at`) if it was not there.
+    pub fn insert_at(&mut self, key: &[u8]) -> Option<usize> {
         debug_assert!(key.len() < 256);
         let tag = hash(key) & HASH_MASK;
         let mut i = tag as usize & self.mask;
@@ -99,7 +111,7 @@ impl KeySet {
             if slot >> OFFSET_BITS == tag {
                 let offset = ((slot & OFFSET_MASK) - 1) as usize;
                 if self.key_at(offset) == key {
-                    return false;
+                    return None;
                 }
             }
             i = (i + 1) & self.mask;
@@ -119,7 +131,7 @@ impl KeySet {
         if self.len * 2 > self.table.len() && self.may_grow() {
             self.grow();
         }
-        true
+        Some(offset)
     }
 
     fn grow(&mut self) {

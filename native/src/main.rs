@@ -6,7 +6,7 @@
 //! of input.  A request is whitespace-separated integers:
 //!
 //! ```text
-//! 3 ncols alternate king_only partial_runs row_deals stock_plays king_fill best_first
+//! 4 ncols alternate king_only partial_runs row_deals stock_plays king_fill search
 //!   millis node_limit memory_mb
 //!   then per column: length face_down cards…; foundations ×4; stock: length cards…;
 //!   waste: length cards…
@@ -14,10 +14,11 @@
 //!
 //! The answer: `verdict nodes millis memory moves src dst count …` with verdict `won`,
 //! `lost` or `unknown`, `memory` 1 when the memory limit stopped the search, and the
-//! moves of a win (piles as in `games.solver.position`).  `best_first` 1: the
-//! best-first search (`bestfirst`, quick to find wins) instead of the depth-first one
-//! (`search`, lighter on memory for proofs); both prove a loss when they run out of
-//! positions.  A malformed request answers
+//! moves of a win (piles as in `games.solver.position`).  `search` 0: the depth-first
+//! search (`search`, light on memory for proofs); 1: the best-first one (`bestfirst`,
+//! quick to find wins); 2: the layered one (`layered`, a depth-first proof holding a
+//! layer of positions at a time; it keeps no line, so a win it meets answers `unknown`).
+//! Each proves a loss when it runs out of positions.  A malformed request answers
 //! `error <reason>`.  0 as `node_limit` or `memory_mb`: no limit.
 
 // `Option::is_none_or` is newer than the Debian toolchain (rustc 1.63) this must build on.
@@ -27,19 +28,29 @@ mod bestfirst;
 mod dead;
 mod game;
 mod keyset;
+mod layered;
 mod search;
 
 use bestfirst::BestFirst;
 use game::{Move, Position, Rules, MAX_COLS};
+use layered::Layered;
 use search::{Search, Stop, Verdict};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
-const PROTOCOL: u64 = 3;
+const PROTOCOL: u64 = 4;
+
+/// Which search answers a request (its `search` number).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    DepthFirst,
+    BestFirst,
+    Layered,
+}
 
 struct Request {
     position: Position,
-    best_first: bool,
+    kind: Kind,
     millis: u64,
     node_limit: u64,
     memory_mb: u64,
@@ -97,7 +108,12 @@ fn parse(line: &str) -> Result<Request, String> {
         stock_plays: flag(numbers.next("stock_plays")?),
         king_fill: flag(numbers.next("king_fill")?),
     };
-    let best_first = flag(numbers.next("best_first")?);
+    let kind = match numbers.next("search")? {
+        0 => Kind::DepthFirst,
+        1 => Kind::BestFirst,
+        2 => Kind::Layered,
+        _ => return Err("search: 0, 1 or 2".into()),
+    };
     let millis = numbers.next("millis")?;
     let node_limit = numbers.next("node_limit")?;
     let memory_mb = numbers.next("memory_mb")?;
@@ -159,7 +175,7 @@ fn parse(line: &str) -> Result<Request, String> {
     };
     Ok(Request {
         position,
-        best_first,
+        kind,
         millis,
         node_limit,
         memory_mb,
@@ -179,7 +195,21 @@ fn answer(request: Request) -> String {
     } else {
         (request.memory_mb as usize) << 20
     };
-    if request.best_first {
+    if request.kind == Kind::Layered {
+        let mut search = Layered::new(request.position, node_limit, deadline, memory);
+        // A win met here has no line to replay, so it is not an answer: the search is
+        // for proofs (the other searches find wins).
+        let (word, by_memory) = match search.run() {
+            Ok(true) => ("unknown", false),
+            Ok(false) => ("lost", false),
+            Err(stop) => ("unknown", matches!(stop, Stop::Memory)),
+        };
+        if search.won {
+            eprintln!("layered search: a won position, no line kept");
+        }
+        return reply(word, search.nodes, started, by_memory, &[]);
+    }
+    if request.kind == Kind::BestFirst {
         let mut search = BestFirst::new(request.position, node_limit, deadline, memory);
         let (word, by_memory) = match search.run() {
             Ok(true) => ("won", false),

@@ -176,15 +176,16 @@ def test_the_request_names_only_what_the_rules_decide():
     "line",
     [
         "",
-        "2 7 1 1 0 1 1 1000 0 0",  # another protocol version
-        "3 11 1 1 0 1 0 1 0 1000 0 0",  # too many columns
-        "3 7 1 1 0 1 0 1 0 1000 0 0 3 0 0 0 0",  # cards missing
-        "3 7 x",  # not a number
+        "3 7 1 1 0 1 0 1 0 1000 0 0",  # another protocol version
+        "4 11 1 1 0 1 0 1 0 1000 0 0",  # too many columns
+        "4 7 1 1 0 1 0 1 3 1000 0 0",  # no search 3
+        "4 7 1 1 0 1 0 1 0 1000 0 0 3 0 0 0 0",  # cards missing
+        "4 7 x",  # not a number
     ],
 )
 def test_malformed_requests_are_refused_by_the_prover(line):
     done = subprocess.run(
-        [str(native.binary())], input=line + "\n3 7 z\n", capture_output=True, text=True
+        [str(native.binary())], input=line + "\n4 7 z\n", capture_output=True, text=True
     )
     assert done.returncode == 0
     answers = done.stdout.splitlines()

@@ -1,7 +1,7 @@
 //! The transposition key (columns no rule tells apart in a canonical order) and its
 //! compact form for waste games (`docs/solver/compact-keys.md`).
 
-use super::{suit, Position, MAX_COLS};
+use super::{rank, red, suit, Position, MAX_COLS};
 
 impl Position {
     /// The transposition key: everything that decides the future (for one search: the
@@ -101,6 +101,110 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Make this the position `key` stands for, its columns in the key's order (columns
+    /// the key sorts are alike for every rule): the layered search keeps the positions
+    /// it will expand as keys alone.  `start` is the position the search started from
+    /// (a column's face-down cards are those of the start's column with the same bottom
+    /// card: they never move), `waste0` its waste.
+    pub fn restore_key(&mut self, key: &[u8], start: &Position, waste0: &[u8]) {
+        let ncols = self.rules.ncols;
+        let mut at;
+        if key[0] == COMPACT_MARKER {
+            at = 1;
+            for i in 0..ncols {
+                let col = &mut self.cols[i];
+                col.clear();
+                self.down[i] = 0;
+                let stored = key[at];
+                at += 1;
+                if stored == 0 {
+                    continue;
+                }
+                let counts = key[at];
+                at += 1;
+                let down = (counts >> 4) as usize;
+                let up = (counts & 15) as usize + 1;
+                if down > 0 {
+                    let bottom = key[at];
+                    at += 1;
+                    let under = start
+                        .cols
+                        .iter()
+                        .find(|c| c.first() == Some(&bottom))
+                        .expect("a face-down column of the start");
+                    col.extend_from_slice(&under[..down]);
+                    self.down[i] = down as u8;
+                }
+                let mut bits: u16 = 0;
+                if self.rules.alternate && up > 1 {
+                    bits = key[at] as u16;
+                    at += 1;
+                    if up > 9 {
+                        bits |= (key[at] as u16) << 8;
+                        at += 1;
+                    }
+                }
+                let mut card = stored - 1;
+                col.push(card);
+                for k in 0..up - 1 {
+                    let next_suit = if !self.rules.alternate {
+                        suit(card)
+                    } else {
+                        // The other colour; of its two suits, the second (D, C) is a 1.
+                        let second = (bits >> k) & 1 == 1;
+                        match (red(card), second) {
+                            (true, false) => 0,
+                            (true, true) => 3,
+                            (false, false) => 1,
+                            (false, true) => 2,
+                        }
+                    };
+                    card = (next_suit * 13) as u8 + rank(card) - 1;
+                    col.push(card);
+                }
+            }
+            self.found = [
+                key[at] & 15,
+                key[at] >> 4,
+                key[at + 1] & 15,
+                key[at + 1] >> 4,
+            ];
+            at += 2;
+        } else {
+            at = 0;
+            for i in 0..ncols {
+                let n = key[at] as usize;
+                self.down[i] = key[at + 1];
+                self.cols[i].clear();
+                self.cols[i].extend_from_slice(&key[at + 2..at + 2 + n]);
+                at += 2 + n;
+            }
+            self.found.copy_from_slice(&key[at..at + 4]);
+            at += 4;
+        }
+        self.dealt = key[at] as usize;
+        let mut placed = [false; 52];
+        for col in &self.cols {
+            for &c in col {
+                placed[c as usize] = true;
+            }
+        }
+        for s in 0..4 {
+            for r in 0..self.found[s] {
+                placed[s * 13 + r as usize] = true;
+            }
+        }
+        // Cards leave the waste only from its top and only deals add to it (`full_key`).
+        self.waste.clear();
+        for &c in waste0.iter().chain(self.stock[..self.dealt].iter()) {
+            if !placed[c as usize] {
+                self.waste.push(c);
+            }
+        }
+    }
+}
+
 /// The compact key's first byte: above any column length of the full key.
 const COMPACT_MARKER: u8 = 0xff;
 
@@ -141,8 +245,52 @@ mod tests {
         }
     }
 
+    /// Easthaven-open with partial runs: row deals, so full keys, some columns' face-up
+    /// cards not one run.
+    fn easthaven(seed: u64) -> Position {
+        let mut pos = westcliff(seed, true, true);
+        pos.rules.row_deals = true;
+        pos
+    }
+
+    /// Along random walks of row-deal games, a full key restores to a position with the
+    /// same key (the layered search's queues hold keys alone).
+    #[test]
+    fn full_keys_restore_to_their_positions() {
+        let (mut key, mut again) = (Vec::new(), Vec::new());
+        let (mut order, mut order2) = ([0usize; MAX_COLS], [0usize; MAX_COLS]);
+        let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+        let mut full_keys = 0;
+        for seed in 0..100u64 {
+            let mut pos = easthaven(seed);
+            let start = pos.clone();
+            let mut restored = pos.clone();
+            let mut x = seed + 7;
+            for _ in 0..300 {
+                pos.key(&mut key, &mut order);
+                full_keys += (key[0] != super::COMPACT_MARKER) as usize;
+                restored.restore_key(&key, &start, &[]);
+                restored.key(&mut again, &mut order2);
+                assert_eq!(again, key, "a key restores to another position");
+                assert_eq!(restored.waste, pos.waste);
+                pos.moves(&mut moves, &mut scratch);
+                if moves.is_empty() {
+                    break;
+                }
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                pos.apply(moves[(x >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(
+            full_keys > 5000,
+            "the walks met few positions: {}",
+            full_keys
+        );
+    }
+
     /// Along random walks, two positions share a compact key exactly when they share the
-    /// full key: the compact key loses nothing that tells positions apart.
+    /// full key: the compact key loses nothing that tells positions apart; and a compact
+    /// key restores to a position with the same key and waste.
     #[test]
     fn compact_keys_tell_apart_exactly_what_full_keys_do() {
         for &(alternate, partial_runs) in &[(true, false), (true, true), (false, false)] {
@@ -154,10 +302,17 @@ mod tests {
             let (mut compacted, mut steps) = (0, 0);
             for seed in 0..200u64 {
                 let mut pos = westcliff(seed, alternate, partial_runs);
+                let start = pos.clone();
+                let mut restored = pos.clone();
+                let (mut again, mut order2) = (Vec::new(), [0usize; MAX_COLS]);
                 let mut x = seed + 1;
                 for _ in 0..300 {
                     pos.key(&mut compact, &mut order);
                     pos.full_key(&mut full, &order);
+                    restored.restore_key(&compact, &start, &[]);
+                    restored.key(&mut again, &mut order2);
+                    assert_eq!(again, compact, "a key restores to another position");
+                    assert_eq!(restored.waste, pos.waste);
                     compacted += (compact[0] == super::COMPACT_MARKER) as usize;
                     steps += 1;
                     assert!(compact.len() <= full.len() + 1);
