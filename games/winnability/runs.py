@@ -115,13 +115,20 @@ def best_first_share(budget: float) -> float:
 #: A phase of the portfolio: ``(search, seconds)``.
 Phase = tuple[str, float]
 DEPTH_FIRST, BEST_FIRST, BEST_FIRST_PLAIN = "depth-first", "best-first", "best-first-plain"
+LAYERED = "layered"
+#: Budgets from this many seconds on (the final tiers, for the few deals every shorter
+#: budget left undecided) prove with the layered search instead of the depth-first one:
+#: the same positions in a fraction of the memory (``docs/solver/layered.md``), where
+#: the depth-first search of 900 s stops at its memory limit.
+LAYERED_FROM_SECONDS = 1800
 #: With a waste (Westcliff): the best-first share's part searched without stock plays.
 PLAIN_PART = 1 / 3
 
 
 def portfolio(budget: float, waste: bool = False) -> list[Phase]:
     """The searches of :func:`_solve_portfolio` and their seconds, which add up to
-    ``budget``: the depth-first glance, the best-first share, the depth-first rest.  With
+    ``budget``: the depth-first glance, the best-first share, the depth-first rest (from
+    ``LAYERED_FROM_SECONDS`` on, the layered search's instead).  With
     a waste the best-first share is split: two thirds over the stock plays' positions,
     a third over the plain graph (``BEST_FIRST_PLAIN``).  Each wins deals the other misses
     for seconds: on the 78 westcliff-classic deals of seeds 1-2000 that the portfolio of
@@ -134,7 +141,8 @@ def portfolio(budget: float, waste: bool = False) -> list[Phase]:
     best: list[Phase] = [(BEST_FIRST, share)]
     if waste:
         best = [(BEST_FIRST, share * (1 - PLAIN_PART)), (BEST_FIRST_PLAIN, share * PLAIN_PART)]
-    return [(DEPTH_FIRST, glance), *best, (DEPTH_FIRST, budget - glance - share)]
+    rest = LAYERED if budget >= LAYERED_FROM_SECONDS else DEPTH_FIRST
+    return [(DEPTH_FIRST, glance), *best, (rest, budget - glance - share)]
 
 
 def _solve_portfolio(
@@ -156,17 +164,20 @@ def _solve_portfolio(
         answered = _solve_native(
             state,
             part,
-            best_first=kind != DEPTH_FIRST,
+            best_first=kind in (BEST_FIRST, BEST_FIRST_PLAIN),
             stock_plays=kind != BEST_FIRST_PLAIN,
+            layered=kind == LAYERED,
         )
         if answered is None:  # the prover is unusable here: the Python solver alone
             return python_search(budget)
         answer, name = answered
         nodes += int(answer.get("nodes") or 0)
         seconds += float(answer.get("seconds") or 0.0)
-        # A depth-first search at its memory limit would meet it again with more time;
-        # the best-first one, at some twice the memory a position, leaves it to the next.
-        if answer["verdict"] != UNKNOWN or (kind == DEPTH_FIRST and answer.get("memory")):
+        # A depth-first or layered search at its memory limit would meet it again with
+        # more time; the best-first one, at some twice the memory a position, leaves it
+        # to the next.
+        best_first = kind in (BEST_FIRST, BEST_FIRST_PLAIN)
+        if answer["verdict"] != UNKNOWN or (not best_first and answer.get("memory")):
             break
     return {**answer, "nodes": nodes, "seconds": seconds}, name
 
@@ -220,12 +231,18 @@ def _solve_python(
 
 
 def _solve_native(
-    state: engine.State, budget: float, best_first: bool = False, stock_plays: bool = True
+    state: engine.State,
+    budget: float,
+    best_first: bool = False,
+    stock_plays: bool = True,
+    layered: bool = False,
 ) -> tuple[dict[str, Any], str] | None:
     """The native prover's answer on ``state`` (a preset it plays), or ``None`` when it is
     unusable on this host (logged: the Python solver answers instead)."""
     try:
-        result = native.solve_state(state, budget, best_first=best_first, stock_plays=stock_plays)
+        result = native.solve_state(
+            state, budget, best_first=best_first, stock_plays=stock_plays, layered=layered
+        )
     except native.NativeError as error:
         log.error("native prover unusable, solving with Python: %s", error)
         return None

@@ -206,13 +206,16 @@ def test_the_best_first_search_wins_what_the_depth_first_glance_misses(monkeypat
     assert lost["verdict"] == "unwinnable" and name == native.INTERPRETER
 
 
-def _scripted_prover(monkeypatch, answers):
+def _scripted_prover(monkeypatch, answers, layered=None):
     """``native.solve_state`` answering from ``answers`` (``(verdict, memory)`` by call),
-    recording each call's budget, search (best-first?) and stock plays."""
+    recording each call's budget, search (best-first?) and stock plays, and in
+    ``layered`` (a list) whether each was the layered search."""
     calls = []
 
     def scripted(state, budget, **kwargs):
         verdict, memory = answers[len(calls)]
+        if layered is not None:
+            layered.append(kwargs.get("layered", False))
         calls.append((budget, kwargs.get("best_first", False), kwargs.get("stock_plays", True)))
         return SolveResult(verdict, [], 1000, budget, memory=memory)
 
@@ -249,6 +252,28 @@ def test_with_a_waste_the_best_first_share_also_searches_without_stock_plays(mon
     assert [stock_plays for _, _, stock_plays in calls] == [True, True, False, True]
     assert calls[2][0] == pytest.approx(runs.best_first_share(10) * runs.PLAIN_PART)
     assert answer["verdict"] == WINNABLE
+
+
+def test_the_final_tiers_prove_with_the_layered_search():
+    """From ``LAYERED_FROM_SECONDS`` on, the depth-first rest is the layered search's."""
+    for budget, rest in ((900, runs.DEPTH_FIRST), (runs.LAYERED_FROM_SECONDS, runs.LAYERED)):
+        for waste in (False, True):
+            phases = runs.portfolio(budget, waste=waste)
+            assert sum(seconds for _, seconds in phases) == pytest.approx(budget)
+            assert phases[0][0] == runs.DEPTH_FIRST and phases[-1][0] == rest
+            assert runs.LAYERED not in [kind for kind, _ in phases[:-1]]
+
+
+@pytest.mark.native
+def test_a_layered_search_at_its_memory_limit_ends_the_portfolio(monkeypatch):
+    layered = []
+    calls = _scripted_prover(
+        monkeypatch, [(UNKNOWN, False)] * 3 + [(UNKNOWN, True)], layered=layered
+    )
+    answer, _ = runs.solve_one("westcliff-classic", "", 5, 1800, None, False)
+    assert layered == [False, False, False, True]
+    assert [best for _, best, _ in calls] == [False, True, True, False]
+    assert answer["verdict"] == UNKNOWN and answer["memory"]
 
 
 def test_the_best_first_share_grows_with_the_budget():
