@@ -74,6 +74,8 @@ pub struct Layered {
     scratch: Vec<(u8, Move)>,
     relaxation: Relaxation,
     strips: Box<Strips>,
+    /// `HAVEN_PROVER_LAYERS` set: a line on standard error as each layer starts.
+    log_layers: bool,
 }
 
 impl Layered {
@@ -102,6 +104,7 @@ impl Layered {
             scratch: Vec::with_capacity(64),
             relaxation,
             strips: Box::new([[0; 52]; MAX_COLS]),
+            log_layers: std::env::var_os("HAVEN_PROVER_LAYERS").is_some(),
         }
     }
 
@@ -128,6 +131,16 @@ impl Layered {
             let layer = self.later.remove(&level).expect("a queued layer");
             self.current = layer;
             self.level = level;
+            if self.log_layers {
+                eprintln!(
+                    "layer {} entries {} positions {} held_mb {} later_layers {}",
+                    level,
+                    self.current.entries.len(),
+                    self.nodes,
+                    self.held_bytes() >> 20,
+                    self.later.len()
+                );
+            }
             // Nothing adds to this layer's entries now: its new positions are searched.
             for i in 0..self.current.entries.len() {
                 let offset = self.current.entries[i];
@@ -158,10 +171,13 @@ impl Layered {
         }
     }
 
+    fn held_bytes(&self) -> usize {
+        self.current.bytes() + self.later.values().map(Layer::bytes).sum::<usize>()
+    }
+
     /// The memory of every layer held, and each key set's room to grow in it.
     fn over_memory(&mut self) -> bool {
-        let total: usize =
-            self.current.bytes() + self.later.values().map(Layer::bytes).sum::<usize>();
+        let total = self.held_bytes();
         if total > self.memory_limit {
             return true;
         }
