@@ -3,6 +3,7 @@ time and their peak memory, measured in one run.
 
     .venv/bin/python bench/layered.py                    # the default deals
     .venv/bin/python bench/layered.py --open 60          # and an open deal for 60 s each
+    .venv/bin/python bench/layered.py --threads 2        # and the layered search on 2 threads
 
 Both searches must prove each deal lost over exactly as many positions (the same graph,
 ``docs/solver/layered.md``); the script checks that and prints, per deal, the positions,
@@ -10,6 +11,8 @@ both times and both peak resident sizes (the prover process's own, from ``wait4`
 the ratios layered ÷ depth-first.  Ratios, not seconds, are what to compare between runs:
 the machines here are noisy.  ``--open S`` adds westcliff-classic 16 (undecided at 900 s)
 searched for S seconds by each: positions reached and memory at the same time.
+``--threads N`` also runs the layered search with ``HAVEN_PROVER_THREADS=N`` and prints
+its wall time as a ratio of the one-thread layered search's (same positions, checked).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ DEALS = [
 ]
 
 
-def run(preset: str, seed: int, layered: bool, seconds: float) -> dict:
+def run(preset: str, seed: int, layered: bool, seconds: float, threads: int = 1) -> dict:
     """One prover process on the deal: its answer, wall seconds and peak RSS in MB."""
     from games.engine import deck_from_seed, get_rules, new_game
     from games.solver import native
@@ -45,8 +48,9 @@ def run(preset: str, seed: int, layered: bool, seconds: float) -> dict:
     binary = native.binary()
     assert binary is not None
     started = time.perf_counter()
+    env = {**os.environ, "HAVEN_PROVER_THREADS": str(threads)}
     child = subprocess.Popen(
-        [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        [str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
     )
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write(line + "\n")
@@ -64,14 +68,19 @@ def run(preset: str, seed: int, layered: bool, seconds: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--open", type=float, default=0, help="seconds on an open deal")
+    parser.add_argument("--threads", type=int, default=1, help="also layered on N threads")
     args = parser.parse_args()
     from games.solver import native
 
     if not native.available():
         sys.exit("the native prover is not built: make native")
     print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
-    print("| deal | positions | depth-first s / MB | layered s / MB | time ratio | memory ratio |")
-    print("|---|---:|---:|---:|---:|---:|")
+    extra = f" {args.threads} threads s / MB | ÷ one thread |" if args.threads > 1 else ""
+    print(
+        "| deal | positions | depth-first s / MB | layered s / MB | time ratio | memory ratio |"
+        + extra
+    )
+    print("|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if extra else ""))
     deals = [(preset, seed, 600.0) for preset, seed in DEALS]
     if args.open:
         deals.append(("westcliff-classic", 16, args.open))
@@ -87,10 +96,19 @@ def main() -> None:
             if depth["nodes"] == layer["nodes"]
             else f"{depth['nodes']:,} / {layer['nodes']:,} in {seconds:.0f} s"
         )
+        cells = ""
+        if args.threads > 1 and seconds == 600.0:
+            many = run(preset, seed, True, seconds, args.threads)
+            if many["nodes"] != layer["nodes"]:
+                sys.exit(f"{preset} {seed}: {args.threads} threads: {many} against {layer}")
+            ratio = many["seconds"] / layer["seconds"]
+            cells = f" {many['seconds']:.1f} / {many['mb']:.0f} | {ratio:.2f} |"
+        elif args.threads > 1:
+            cells = " | |"
         print(
             f"| {preset} {seed} | {nodes} | {depth['seconds']:.1f} / {depth['mb']:.0f} | "
             f"{layer['seconds']:.1f} / {layer['mb']:.0f} | "
-            f"{layer['seconds'] / depth['seconds']:.2f} | {layer['mb'] / depth['mb']:.2f} |"
+            f"{layer['seconds'] / depth['seconds']:.2f} | {layer['mb'] / depth['mb']:.2f} |" + cells
         )
 
 

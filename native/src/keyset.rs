@@ -26,8 +26,10 @@ const HASH_MASK: u64 = (1 << (64 - OFFSET_BITS)) - 1;
 const CHUNK_BITS: u32 = 22;
 const CHUNK: usize = 1 << CHUNK_BITS;
 
+/// The key's hash: its low bits choose a slot and tag the key; the layered search's
+/// shards take high ones.
 #[inline]
-fn hash(key: &[u8]) -> u64 {
+pub fn hash(key: &[u8]) -> u64 {
     // FNV-1a over 8-byte words, then a final mix (splitmix64): keys are short and the
     // table needs good low bits (index) and high bits (tag).
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

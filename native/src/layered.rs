@@ -6,20 +6,25 @@
 //! reach only their own layer and later ones.  The layers are searched in increasing
 //! order: each from its entries (the positions earlier layers reached in it), depth-first
 //! over its own positions, queueing the later layers' positions it meets as their
-//! entries.  A layer's key set is dropped once it is searched: nothing can come back to
+//! entries.  A layer's key sets are dropped once it is searched: nothing can come back to
 //! it.  The graph, its pruning (auto-play, dead ends, stock plays, the key's symmetries)
 //! and so the positions are the depth-first search's: when the queues run out, the deal
 //! is lost, with exactly as many positions counted.  A queued position is only its key
 //! (`Position::restore_key` rebuilds it), so memory is about a key and its slot for each
 //! position of the current layer and of the queues.
 //!
+//! Several threads (`HAVEN_PROVER_THREADS`, default one) share a layer's entries; each
+//! layer's keys are split among shards by hash, each behind its own lock, so a position
+//! is claimed (inserted) by exactly one thread, which alone searches from it.
+//!
 //! It searches for proofs: it reports that it met a win, but keeps no line to it.
 
 use crate::dead::{Relaxation, Strips};
 use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
-use crate::keyset::KeySet;
+use crate::keyset::{hash, KeySet};
 use crate::search::{Limits, Stop};
-use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// The cards dealt, sent home, turned face up and played from the waste, as one count
@@ -32,78 +37,192 @@ pub fn progress(pos: &Position) -> usize {
     2 * pos.dealt + home + (52 - down) + (52 - pos.waste.len())
 }
 
-/// One progress value's positions: every key met (a proof's transposition set, for this
-/// layer) and the entries still to search from.
-struct Layer {
+/// Above any progress: 2 · 52 dealt and three counts of at most 52.
+const LEVELS: usize = 2 * 52 + 3 * 52 + 1;
+
+/// One shard of a layer: the keys met (a proof's transposition set, for these keys) and
+/// the entries still to search from, as offsets of their keys.
+struct Shard {
     seen: KeySet,
     entries: Vec<u64>,
 }
 
-impl Layer {
-    fn new(limit: usize) -> Self {
-        Layer {
-            seen: KeySet::new(limit),
-            entries: Vec::new(),
-        }
-    }
-
+impl Shard {
     fn bytes(&self) -> usize {
         self.seen.bytes() + self.entries.capacity() * 8
     }
 }
 
+/// What the threads share: every layer's shards (made when first needed, dropped once
+/// searched), the count of positions, and why the search stopped.
+struct Shared {
+    layers: Vec<Vec<Mutex<Option<Shard>>>>,
+    shards: usize,
+    memory_limit: usize,
+    limits: Limits,
+    nodes: AtomicU64,
+    won: AtomicBool,
+    stop: Mutex<Option<Stop>>,
+    halted: AtomicBool,
+    /// The next entry of the current layer to claim, over its shards' entries in order.
+    next_entry: AtomicUsize,
+}
+
+impl Shared {
+    fn shard_of(&self, key: &[u8]) -> usize {
+        (hash(key) >> 40) as usize % self.shards
+    }
+
+    /// Insert `key` in its shard of layer `level`: where it is kept if it is new.
+    fn insert(&self, level: usize, key: &[u8]) -> Option<(usize, usize)> {
+        let s = self.shard_of(key);
+        let mut shard = self.layers[level][s].lock().expect("a shard");
+        let limit = self.memory_limit;
+        let shard = shard.get_or_insert_with(|| Shard {
+            seen: KeySet::new(limit),
+            entries: Vec::new(),
+        });
+        shard.seen.insert_at(key).map(|offset| (s, offset))
+    }
+
+    fn queue(&self, level: usize, shard: usize, offset: usize) {
+        let mut held = self.layers[level][shard].lock().expect("a shard");
+        held.as_mut()
+            .expect("the shard the key went to")
+            .entries
+            .push(offset as u64);
+    }
+
+    fn halt(&self, why: Option<Stop>) {
+        if let Some(stop) = why {
+            let mut kept = self.stop.lock().expect("the stop");
+            if kept.is_none() {
+                *kept = Some(stop);
+            }
+        }
+        self.halted.store(true, Ordering::SeqCst);
+    }
+
+    /// Every shard's memory, and each key set's room to grow in what is left.
+    fn over_memory(&self) -> bool {
+        let mut total = 0;
+        for level in &self.layers {
+            for shard in level {
+                if let Some(held) = shard.lock().expect("a shard").as_ref() {
+                    total += held.bytes();
+                }
+            }
+        }
+        if total > self.memory_limit {
+            return true;
+        }
+        let spare = self.memory_limit - total;
+        let mut full = false;
+        for level in &self.layers {
+            for shard in level {
+                if let Some(held) = shard.lock().expect("a shard").as_mut() {
+                    held.seen.set_limit(held.seen.bytes() + spare);
+                    full |= held.seen.full();
+                }
+            }
+        }
+        full
+    }
+
+    fn held_bytes(&self) -> usize {
+        let mut total = 0;
+        for level in &self.layers {
+            for shard in level {
+                if let Some(held) = shard.lock().expect("a shard").as_ref() {
+                    total += held.bytes();
+                }
+            }
+        }
+        total
+    }
+
+    /// Count a new position; every 4,096th checks the clock and the memory.
+    fn count(&self) -> Result<(), Stop> {
+        let nodes = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        if nodes >= self.limits.node_limit {
+            return Err(Stop::Nodes);
+        }
+        if nodes & 4095 == 0 {
+            if Instant::now() > self.limits.deadline {
+                return Err(Stop::Time);
+            }
+            if self.over_memory() {
+                return Err(Stop::Memory);
+            }
+        }
+        Ok(())
+    }
+}
+
 pub struct Layered {
-    pos: Position,
     start: Position,
     waste0: Vec<u8>,
     pub nodes: u64,
     /// A position of the search was won (no line to it is kept).
     pub won: bool,
-    limits: Limits,
-    memory_limit: usize,
-    /// The layer being searched, and its progress.
-    current: Layer,
+    shared: Shared,
+    relaxation: Relaxation,
+    threads: usize,
+    /// `HAVEN_PROVER_LAYERS` set: a line on standard error as each layer starts.
+    log_layers: bool,
+}
+
+/// One thread's position and scratch space.
+struct Walker<'a> {
+    shared: &'a Shared,
+    relaxation: &'a Relaxation,
+    start: &'a Position,
+    waste0: &'a [u8],
+    pos: Position,
     level: usize,
-    /// The later layers, by progress.
-    later: BTreeMap<usize, Layer>,
     path: Vec<Done>,
     key: Vec<u8>,
     entry: Vec<u8>,
     order: [usize; MAX_COLS],
     pool: Vec<Vec<Move>>,
     scratch: Vec<(u8, Move)>,
-    relaxation: Relaxation,
     strips: Box<Strips>,
-    /// `HAVEN_PROVER_LAYERS` set: a line on standard error as each layer starts.
-    log_layers: bool,
 }
 
 impl Layered {
     pub fn new(pos: Position, node_limit: u64, deadline: Instant, memory_limit: usize) -> Self {
-        let relaxation = Relaxation::new(&pos);
-        let waste0 = pos.waste.clone();
+        let threads = std::env::var("HAVEN_PROVER_THREADS")
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(1)
+            .clamp(1, 64);
+        // One shard a thread would make the threads wait on each other; each shard's key
+        // set costs a chunk (4 MB) when first used, so not many more.
+        let shards = if threads == 1 { 1 } else { 4 * threads };
+        let layers = (0..LEVELS)
+            .map(|_| (0..shards).map(|_| Mutex::new(None)).collect())
+            .collect();
         Layered {
-            start: pos.clone(),
-            pos,
-            waste0,
+            relaxation: Relaxation::new(&pos),
+            waste0: pos.waste.clone(),
+            start: pos,
             nodes: 0,
             won: false,
-            limits: Limits {
-                node_limit,
-                deadline,
+            shared: Shared {
+                layers,
+                shards,
+                memory_limit,
+                limits: Limits {
+                    node_limit,
+                    deadline,
+                },
+                nodes: AtomicU64::new(0),
+                won: AtomicBool::new(false),
+                stop: Mutex::new(None),
+                halted: AtomicBool::new(false),
+                next_entry: AtomicUsize::new(0),
             },
-            memory_limit,
-            current: Layer::new(memory_limit),
-            level: 0,
-            later: BTreeMap::new(),
-            path: Vec::new(),
-            key: Vec::with_capacity(256),
-            entry: Vec::with_capacity(256),
-            order: [0; MAX_COLS],
-            pool: Vec::new(),
-            scratch: Vec::with_capacity(64),
-            relaxation,
-            strips: Box::new([[0; 52]; MAX_COLS]),
+            threads,
             log_layers: std::env::var_os("HAVEN_PROVER_LAYERS").is_some(),
         }
     }
@@ -111,52 +230,96 @@ impl Layered {
     /// Ok(true) when a won position was reached, Ok(false) when every position was
     /// searched (a proof that the start is lost).
     pub fn run(&mut self) -> Result<bool, Stop> {
-        self.settle();
-        if self.pos.won() {
-            self.won = true;
+        let answer = self.search();
+        self.nodes = self.shared.nodes.load(Ordering::SeqCst);
+        self.won = self.shared.won.load(Ordering::SeqCst);
+        answer
+    }
+
+    fn walker(&self) -> Walker<'_> {
+        Walker {
+            shared: &self.shared,
+            relaxation: &self.relaxation,
+            start: &self.start,
+            waste0: &self.waste0,
+            pos: self.start.clone(),
+            level: 0,
+            path: Vec::new(),
+            key: Vec::with_capacity(256),
+            entry: Vec::with_capacity(256),
+            order: [0; MAX_COLS],
+            pool: Vec::new(),
+            scratch: Vec::with_capacity(64),
+            strips: Box::new([[0; 52]; MAX_COLS]),
+        }
+    }
+
+    fn search(&mut self) -> Result<bool, Stop> {
+        let mut first = self.walker();
+        first.settle();
+        if first.pos.won() {
+            self.shared.won.store(true, Ordering::SeqCst);
             return Ok(true);
         }
-        self.level = progress(&self.pos);
-        self.pos.key(&mut self.key, &mut self.order);
-        self.current.seen.insert(&self.key);
-        self.nodes = 1;
-        if self.relaxation.dead(&self.pos, &mut self.strips) {
+        let level = progress(&first.pos);
+        first.pos.key(&mut first.key, &mut first.order);
+        let (shard, offset) = self
+            .shared
+            .insert(level, &first.key)
+            .expect("the first key");
+        self.shared.nodes.store(1, Ordering::SeqCst);
+        if self.relaxation.dead(&first.pos, &mut first.strips) {
             return Ok(false);
         }
-        self.path.clear();
-        if self.search_layer()? {
-            return Ok(true);
-        }
-        while let Some(&level) = self.later.keys().next() {
-            let layer = self.later.remove(&level).expect("a queued layer");
-            self.current = layer;
-            self.level = level;
-            if self.log_layers {
-                eprintln!(
-                    "layer {} entries {} positions {} held_mb {} later_layers {}",
-                    level,
-                    self.current.entries.len(),
-                    self.nodes,
-                    self.held_bytes() >> 20,
-                    self.later.len()
-                );
-            }
-            // Nothing adds to this layer's entries now: its new positions are searched.
-            for i in 0..self.current.entries.len() {
-                let offset = self.current.entries[i];
-                self.entry.clear();
-                self.entry
-                    .extend_from_slice(self.current.seen.key_at(offset as usize));
-                self.pos.restore_key(&self.entry, &self.start, &self.waste0);
-                self.path.clear();
-                if self.search_layer()? {
-                    return Ok(true);
+        self.shared.queue(level, shard, offset);
+        drop(first);
+        for level in level..LEVELS {
+            let counts: Vec<usize> = self.shared.layers[level]
+                .iter()
+                .map(|s| {
+                    s.lock()
+                        .expect("a shard")
+                        .as_ref()
+                        .map_or(0, |h| h.entries.len())
+                })
+                .collect();
+            let total: usize = counts.iter().sum();
+            if total > 0 {
+                if self.log_layers {
+                    eprintln!(
+                        "layer {} entries {} positions {} held_mb {}",
+                        level,
+                        total,
+                        self.shared.nodes.load(Ordering::Relaxed),
+                        self.shared.held_bytes() >> 20
+                    );
                 }
+                self.shared.next_entry.store(0, Ordering::SeqCst);
+                let threads = self.threads.min(total);
+                let this = &*self;
+                std::thread::scope(|scope| {
+                    for _ in 1..threads {
+                        scope.spawn(|| this.walker().search_entries(level, &counts));
+                    }
+                    this.walker().search_entries(level, &counts);
+                });
+                if self.shared.halted.load(Ordering::SeqCst) {
+                    if self.shared.won.load(Ordering::SeqCst) {
+                        return Ok(true);
+                    }
+                    let stop = self.shared.stop.lock().expect("the stop").take();
+                    return Err(stop.unwrap_or(Stop::Time));
+                }
+            }
+            for shard in &self.shared.layers[level] {
+                *shard.lock().expect("a shard") = None;
             }
         }
         Ok(false)
     }
+}
 
+impl<'a> Walker<'a> {
     fn settle(&mut self) {
         while let Some(mv) = self.pos.autoplay_move() {
             let done = self.pos.apply(mv);
@@ -171,38 +334,42 @@ impl Layered {
         }
     }
 
-    fn held_bytes(&self) -> usize {
-        self.current.bytes() + self.later.values().map(Layer::bytes).sum::<usize>()
-    }
-
-    /// The memory of every layer held, and each key set's room to grow in it.
-    fn over_memory(&mut self) -> bool {
-        let total = self.held_bytes();
-        if total > self.memory_limit {
-            return true;
-        }
-        let spare = self.memory_limit - total;
-        let mut full = false;
-        for layer in std::iter::once(&mut self.current).chain(self.later.values_mut()) {
-            layer.seen.set_limit(layer.seen.bytes() + spare);
-            full |= layer.seen.full();
-        }
-        full
-    }
-
-    fn check_budget(&mut self) -> Result<(), Stop> {
-        if self.nodes >= self.limits.node_limit {
-            return Err(Stop::Nodes);
-        }
-        if self.nodes & 4095 == 0 {
-            if Instant::now() > self.limits.deadline {
-                return Err(Stop::Time);
+    /// Claim the layer's entries one at a time (`counts`: each shard's, in order) and
+    /// search from each, until none is left or the search halts.
+    fn search_entries(&mut self, level: usize, counts: &[usize]) {
+        self.level = level;
+        let shared = self.shared;
+        loop {
+            if shared.halted.load(Ordering::Relaxed) {
+                return;
             }
-            if self.over_memory() {
-                return Err(Stop::Memory);
+            let mut claimed = shared.next_entry.fetch_add(1, Ordering::Relaxed);
+            let mut shard = 0;
+            while shard < counts.len() && claimed >= counts[shard] {
+                claimed -= counts[shard];
+                shard += 1;
+            }
+            if shard == counts.len() {
+                return;
+            }
+            {
+                let held = shared.layers[level][shard].lock().expect("a shard");
+                let held = held.as_ref().expect("a shard with entries");
+                let offset = held.entries[claimed] as usize;
+                self.entry.clear();
+                self.entry.extend_from_slice(held.seen.key_at(offset));
+            }
+            self.pos.restore_key(&self.entry, self.start, self.waste0);
+            self.path.clear();
+            match self.search_layer() {
+                Ok(false) => {}
+                Ok(true) => {
+                    shared.won.store(true, Ordering::SeqCst);
+                    shared.halt(None);
+                }
+                Err(stop) => shared.halt(Some(stop)),
             }
         }
-        Ok(())
     }
 
     /// Depth-first over the current layer's positions from the position in `pos` (new,
@@ -213,6 +380,7 @@ impl Layered {
             next: usize,
             mark: usize,
         }
+        let shared = self.shared;
         let mut frames: Vec<Frame> = Vec::new();
         let mut root = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
         self.pos.moves(&mut root, &mut self.scratch);
@@ -235,7 +403,6 @@ impl Layered {
             self.path.push(done);
             self.settle();
             if self.pos.won() {
-                self.won = true;
                 return Ok(true);
             }
             // A stock play under way is searched at once and never stored, as in `search`;
@@ -246,25 +413,16 @@ impl Layered {
                 self.pos.key(&mut self.key, &mut self.order);
                 let level = progress(&self.pos);
                 debug_assert!(level >= self.level, "a move lowered the progress");
-                let kept = if level == self.level {
-                    self.current.seen.insert_at(&self.key)
-                } else {
-                    let limit = self.memory_limit;
-                    self.later
-                        .entry(level)
-                        .or_insert_with(|| Layer::new(limit))
-                        .seen
-                        .insert_at(&self.key)
-                };
-                if let Some(offset) = kept {
-                    self.nodes += 1;
-                    self.check_budget()?;
+                if let Some((shard, offset)) = shared.insert(level, &self.key) {
+                    shared.count()?;
+                    if shared.halted.load(Ordering::Relaxed) {
+                        return Ok(false);
+                    }
                     if !self.relaxation.dead(&self.pos, &mut self.strips) {
                         if level == self.level {
                             expand = true;
                         } else {
-                            let layer = self.later.get_mut(&level).expect("the layer");
-                            layer.entries.push(offset as u64);
+                            shared.queue(level, shard, offset);
                         }
                     }
                 }
