@@ -3,8 +3,10 @@ the winnable share of the decided deals with its 95 % Wilson interval, and perce
 the seconds per deal; as Markdown for the README.
 
 A deal counts at budget ``b`` as decided when some budget up to ``b`` decided it (a deal
-is only retried at a larger budget while unknown), and as unknown when its row at ``b``
-is unknown; deals never tried at ``b`` (nor decided before) are not counted there.
+is only retried at a larger budget while unknown), and as unknown when every budget up
+to ``b`` it was tried at left it unknown, whether or not it was tried at ``b`` itself: a
+final tier run on a few of the open deals must not read as if the others were decided.
+Deals first tried above ``b`` are not counted there.
 """
 
 from __future__ import annotations
@@ -81,11 +83,12 @@ def table(preset: str, options: str, version: str) -> list[BudgetRow]:
     for budget in sorted(seconds):
         row = BudgetRow(budget, seconds=seconds[budget])
         for verdicts in by_seed.values():
-            decided = [v for b, v in verdicts.items() if b <= budget and v != UNKNOWN]
+            tried = [v for b, v in verdicts.items() if b <= budget]
+            decided = [v for v in tried if v != UNKNOWN]
             if decided:
                 row.won += decided[0] == WINNABLE
                 row.lost += decided[0] == UNWINNABLE
-            elif verdicts.get(budget) == UNKNOWN:
+            elif tried:
                 row.unknown += 1
         out.append(row)
     return out

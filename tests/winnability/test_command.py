@@ -84,6 +84,17 @@ def test_unknown_deals_are_retried_at_the_next_budget_only(scripted):
     assert calls == [(6, 10)]
 
 
+def test_a_tier_run_on_some_open_deals_counts_the_others_as_still_unknown(scripted):
+    _, hard = scripted
+    hard.update({3: 60, 4: 600, 5: 10**6})
+    winnability("--preset", "westcliff", "--seeds", "1-5", "--budgets", "10")
+    winnability("--preset", "westcliff", "--seeds", "3", "--budgets", "10,60")
+    rows = table("westcliff", "", solver_version("westcliff"))
+    # At 60 s only seed 3 ran (and won); 4 and 5, open at 10 s, are still open there.
+    assert [(r.budget, r.won, r.lost, r.unknown) for r in rows] == [(10, 1, 1, 3), (60, 2, 1, 2)]
+    assert rows[1].deals == 5 and len(rows[1].seconds) == 1
+
+
 def test_a_chunk_skips_the_deals_already_stored(scripted):
     calls, _ = scripted
     version = solver_version()
