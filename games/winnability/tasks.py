@@ -16,7 +16,11 @@ from games.task_policy import RELIABLE
 from . import runs
 
 
-@shared_task(name="winnability.solve_chunk", reject_on_worker_lost=True, **RELIABLE)
+# Neither task's return value is read (the driver counts rows, hints land in the cache):
+# ignore_result keeps a result key per chunk out of Redis for the backend's day.
+@shared_task(
+    name="winnability.solve_chunk", reject_on_worker_lost=True, ignore_result=True, **RELIABLE
+)
 def solve_chunk(
     preset: str,
     options: str,
@@ -35,7 +39,7 @@ def solve_chunk(
     )
 
 
-@shared_task(name="winnability.solve_hint", **RELIABLE)
+@shared_task(name="winnability.solve_hint", ignore_result=True, **RELIABLE)
 def solve_hint(preset: str, options: dict[str, bool], state: dict) -> str:
     """Solve a position a hint request left unknown with ``HINT_BACKGROUND_SECONDS`` and
     store the answer where the next request looks (:mod:`.hints`); idempotent."""

@@ -79,7 +79,7 @@ def test_a_worker_killed_mid_chunk_loses_no_deal(workers):
     doomed = workers.start("doomed", HAVEN_TEST_DEAL_DELAY="1.0", HAVEN_TEST_VISIBILITY="5")
     workers.wait_ready(doomed)
     seeds = list(range(1, 9))
-    tasks.solve_chunk.apply_async(
+    sent = tasks.solve_chunk.apply_async(
         ("seahaven", "", seeds, 5.0, solver_version()), queue=workers.queue
     )
     wait_for(lambda: _rows().count() >= 2, 60, "the first deals of the chunk")
@@ -93,6 +93,10 @@ def test_a_worker_killed_mid_chunk_loses_no_deal(workers):
     assert sorted(_rows().values_list("seed", flat=True)) == seeds
     # the rows are in before the worker logs the task's result: wait for the log line
     wait_for(lambda: "succeeded" in workers.log(rescuer), 30, "the chunk's result logged")
+    # Nobody reads a chunk's return value: no result key is left in Redis for a day.
+    import redis
+
+    assert not redis.Redis.from_url(broker_url()).exists(f"celery-task-meta-{sent.id}")
     log = workers.log(rescuer)
     assert "winnability.solve_chunk" in log
     assert f"'skipped': {stored}" in log or f"'skipped': {stored + 1}" in log, log
