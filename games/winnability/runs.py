@@ -161,10 +161,11 @@ def _solve_portfolio(
     for kind, part in portfolio(budget, waste=state.rules.stock == "waste"):
         if part <= 0:
             continue
+        best_first = kind in (BEST_FIRST, BEST_FIRST_PLAIN)
         answered = _solve_native(
             state,
             part,
-            best_first=kind in (BEST_FIRST, BEST_FIRST_PLAIN),
+            best_first=best_first,
             stock_plays=kind != BEST_FIRST_PLAIN,
             layered=kind == LAYERED,
         )
@@ -176,7 +177,6 @@ def _solve_portfolio(
         # A depth-first or layered search at its memory limit would meet it again with
         # more time; the best-first one, at some twice the memory a position, leaves it
         # to the next.
-        best_first = kind in (BEST_FIRST, BEST_FIRST_PLAIN)
         if answer["verdict"] != UNKNOWN or (not best_first and answer.get("memory")):
             break
     return {**answer, "nodes": nodes, "seconds": seconds}, name

@@ -105,14 +105,7 @@ impl Shared {
 
     /// Every shard's memory, and each key set's room to grow in what is left.
     fn over_memory(&self) -> bool {
-        let mut total = 0;
-        for level in &self.layers {
-            for shard in level {
-                if let Some(held) = shard.lock().expect("a shard").as_ref() {
-                    total += held.bytes();
-                }
-            }
-        }
+        let total = self.held_bytes();
         if total > self.memory_limit {
             return true;
         }

@@ -253,33 +253,47 @@ mod tests {
         pos
     }
 
+    /// A random walk of up to 300 legal moves from `pos` (the moves chosen by `seed`),
+    /// `visit` called at each position.
+    fn walk(mut pos: Position, seed: u64, mut visit: impl FnMut(&Position)) {
+        let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+        let mut x = seed;
+        for _ in 0..300 {
+            visit(&pos);
+            pos.moves(&mut moves, &mut scratch);
+            if moves.is_empty() {
+                break;
+            }
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            pos.apply(moves[(x >> 33) as usize % moves.len()]);
+        }
+    }
+
+    /// `key`, the key of `pos`, restores from the walk's `start` to a position with the
+    /// same key and the same waste.
+    fn assert_restores(key: &[u8], pos: &Position, start: &Position) {
+        let mut restored = start.clone();
+        restored.restore_key(key, start, &[]);
+        let (mut again, mut order) = (Vec::new(), [0usize; MAX_COLS]);
+        restored.key(&mut again, &mut order);
+        assert_eq!(again, key, "a key restores to another position");
+        assert_eq!(restored.waste, pos.waste);
+    }
+
     /// Along random walks of row-deal games, a full key restores to a position with the
     /// same key (the layered search's queues hold keys alone).
     #[test]
     fn full_keys_restore_to_their_positions() {
-        let (mut key, mut again) = (Vec::new(), Vec::new());
-        let (mut order, mut order2) = ([0usize; MAX_COLS], [0usize; MAX_COLS]);
-        let (mut moves, mut scratch) = (Vec::new(), Vec::new());
+        let mut key = Vec::new();
+        let mut order = [0usize; MAX_COLS];
         let mut full_keys = 0;
         for seed in 0..100u64 {
-            let mut pos = easthaven(seed);
-            let start = pos.clone();
-            let mut restored = pos.clone();
-            let mut x = seed + 7;
-            for _ in 0..300 {
+            let start = easthaven(seed);
+            walk(start.clone(), seed + 7, |pos| {
                 pos.key(&mut key, &mut order);
                 full_keys += (key[0] != super::COMPACT_MARKER) as usize;
-                restored.restore_key(&key, &start, &[]);
-                restored.key(&mut again, &mut order2);
-                assert_eq!(again, key, "a key restores to another position");
-                assert_eq!(restored.waste, pos.waste);
-                pos.moves(&mut moves, &mut scratch);
-                if moves.is_empty() {
-                    break;
-                }
-                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                pos.apply(moves[(x >> 33) as usize % moves.len()]);
-            }
+                assert_restores(&key, pos, &start);
+            });
         }
         assert!(
             full_keys > 5000,
@@ -298,21 +312,13 @@ mod tests {
             let mut by_full: HashMap<Vec<u8>, Vec<u8>> = HashMap::new();
             let (mut compact, mut full) = (Vec::new(), Vec::new());
             let mut order = [0usize; MAX_COLS];
-            let (mut moves, mut scratch) = (Vec::new(), Vec::new());
             let (mut compacted, mut steps) = (0, 0);
             for seed in 0..200u64 {
-                let mut pos = westcliff(seed, alternate, partial_runs);
-                let start = pos.clone();
-                let mut restored = pos.clone();
-                let (mut again, mut order2) = (Vec::new(), [0usize; MAX_COLS]);
-                let mut x = seed + 1;
-                for _ in 0..300 {
+                let start = westcliff(seed, alternate, partial_runs);
+                walk(start.clone(), seed + 1, |pos| {
                     pos.key(&mut compact, &mut order);
                     pos.full_key(&mut full, &order);
-                    restored.restore_key(&compact, &start, &[]);
-                    restored.key(&mut again, &mut order2);
-                    assert_eq!(again, compact, "a key restores to another position");
-                    assert_eq!(restored.waste, pos.waste);
+                    assert_restores(&compact, pos, &start);
                     compacted += (compact[0] == super::COMPACT_MARKER) as usize;
                     steps += 1;
                     assert!(compact.len() <= full.len() + 1);
@@ -324,13 +330,7 @@ mod tests {
                         .entry(full.clone())
                         .or_insert_with(|| compact.clone());
                     assert_eq!(*known, compact, "one position, two compact keys");
-                    pos.moves(&mut moves, &mut scratch);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                    pos.apply(moves[(x >> 33) as usize % moves.len()]);
-                }
+                });
             }
             assert!(
                 by_compact.len() > 5000,
