@@ -23,6 +23,7 @@ use crate::dead::{Relaxation, Strips};
 use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
 use crate::keyset::{hash, KeySet};
 use crate::search::{Limits, Stop};
+use crate::spill::{LayerFiles, Pending};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -40,6 +41,9 @@ pub fn progress(pos: &Position) -> usize {
 /// Above any progress: 2 · 52 dealt and three counts of at most 52.
 const LEVELS: usize = 2 * 52 + 3 * 52 + 1;
 
+/// The later layers' files may hold this much at once unless `HAVEN_PROVER_DISK_MB` says.
+const DEFAULT_DISK_MB: u64 = 64_000;
+
 /// One shard of a layer: the keys met (a proof's transposition set, for these keys) and
 /// the entries still to search from, as offsets of their keys.
 struct Shard {
@@ -54,9 +58,10 @@ impl Shard {
 }
 
 /// What the threads share: every layer's shards (made when first needed, dropped once
-/// searched), the count of positions, and why the search stopped.
+/// searched), the later layers' files, the count of positions, and why the search stopped.
 struct Shared {
     layers: Vec<Vec<Mutex<Option<Shard>>>>,
+    files: LayerFiles,
     shards: usize,
     memory_limit: usize,
     limits: Limits,
@@ -101,6 +106,32 @@ impl Shared {
             }
         }
         self.halted.store(true, Ordering::SeqCst);
+    }
+
+    /// A layer file that could not be written or read stops the search as memory does:
+    /// its storage ran out.
+    fn storage_failed(&self, error: std::io::Error) -> Stop {
+        eprintln!("layered search: the layer files: {}", error);
+        Stop::Memory
+    }
+
+    /// Read layer `level`'s file into its shards: each new key is a position, counted,
+    /// and an entry of the layer.
+    fn load(&self, level: usize) -> Result<(), Stop> {
+        let Some(mut keys) = self.files.take(level).map_err(|e| self.storage_failed(e))? else {
+            return Ok(());
+        };
+        let mut key = Vec::with_capacity(256);
+        while keys
+            .next_into(&mut key)
+            .map_err(|e| self.storage_failed(e))?
+        {
+            if let Some((shard, offset)) = self.insert(level, &key) {
+                self.count()?;
+                self.queue(level, shard, offset);
+            }
+        }
+        Ok(())
     }
 
     /// Every shard's memory, and each key set's room to grow in what is left.
@@ -180,6 +211,7 @@ struct Walker<'a> {
     pool: Vec<Vec<Move>>,
     scratch: Vec<(u8, Move)>,
     strips: Box<Strips>,
+    pending: Pending,
 }
 
 impl Layered {
@@ -203,6 +235,7 @@ impl Layered {
             won: false,
             shared: Shared {
                 layers,
+                files: LayerFiles::from_env(LEVELS, DEFAULT_DISK_MB),
                 shards,
                 memory_limit,
                 limits: Limits {
@@ -226,6 +259,13 @@ impl Layered {
         let answer = self.search();
         self.nodes = self.shared.nodes.load(Ordering::SeqCst);
         self.won = self.shared.won.load(Ordering::SeqCst);
+        if self.log_layers {
+            eprintln!(
+                "layered search: {} positions, the layer files at most {} MB",
+                self.nodes,
+                self.shared.files.peak() >> 20
+            );
+        }
         answer
     }
 
@@ -244,6 +284,7 @@ impl Layered {
             pool: Vec::new(),
             scratch: Vec::with_capacity(64),
             strips: Box::new([[0; 52]; MAX_COLS]),
+            pending: Pending::new(LEVELS),
         }
     }
 
@@ -267,6 +308,7 @@ impl Layered {
         self.shared.queue(level, shard, offset);
         drop(first);
         for level in level..LEVELS {
+            self.shared.load(level)?;
             let counts: Vec<usize> = self.shared.layers[level]
                 .iter()
                 .map(|s| {
@@ -280,11 +322,12 @@ impl Layered {
             if total > 0 {
                 if self.log_layers {
                     eprintln!(
-                        "layer {} entries {} positions {} held_mb {}",
+                        "layer {} entries {} positions {} held_mb {} files_mb {}",
                         level,
                         total,
                         self.shared.nodes.load(Ordering::Relaxed),
-                        self.shared.held_bytes() >> 20
+                        self.shared.held_bytes() >> 20,
+                        self.shared.files.held() >> 20
                     );
                 }
                 self.shared.next_entry.store(0, Ordering::SeqCst);
@@ -328,9 +371,19 @@ impl<'a> Walker<'a> {
     }
 
     /// Claim the layer's entries one at a time (`counts`: each shard's, in order) and
-    /// search from each, until none is left or the search halts.
+    /// search from each, until none is left or the search halts; then write out the
+    /// later layers' keys it queued.
     fn search_entries(&mut self, level: usize, counts: &[usize]) {
         self.level = level;
+        self.search_claimed(counts);
+        if let Err(error) = self.pending.flush(&self.shared.files) {
+            let stop = self.shared.storage_failed(error);
+            self.shared.halt(Some(stop));
+        }
+    }
+
+    fn search_claimed(&mut self, counts: &[usize]) {
+        let level = self.level;
         let shared = self.shared;
         loop {
             if shared.halted.load(Ordering::Relaxed) {
@@ -354,6 +407,10 @@ impl<'a> Walker<'a> {
             }
             self.pos.restore_key(&self.entry, self.start, self.waste0);
             self.path.clear();
+            // Counted when read back; a dead end is searched no further.
+            if self.relaxation.dead(&self.pos, &mut self.strips) {
+                continue;
+            }
             match self.search_layer() {
                 Ok(false) => {}
                 Ok(true) => {
@@ -366,7 +423,8 @@ impl<'a> Walker<'a> {
     }
 
     /// Depth-first over the current layer's positions from the position in `pos` (new,
-    /// counted and alive), queueing the later layers' new positions; true on a win.
+    /// counted and alive), queueing every later layer's position it meets (new or not:
+    /// the layer's key set, read back from its file, will tell); true on a win.
     fn search_layer(&mut self) -> Result<bool, Stop> {
         struct Frame {
             moves: Vec<Move>,
@@ -406,18 +464,16 @@ impl<'a> Walker<'a> {
                 self.pos.key(&mut self.key, &mut self.order);
                 let level = progress(&self.pos);
                 debug_assert!(level >= self.level, "a move lowered the progress");
-                if let Some((shard, offset)) = shared.insert(level, &self.key) {
+                if level > self.level {
+                    self.pending
+                        .push(&shared.files, level, &self.key)
+                        .map_err(|e| shared.storage_failed(e))?;
+                } else if shared.insert(level, &self.key).is_some() {
                     shared.count()?;
                     if shared.halted.load(Ordering::Relaxed) {
                         return Ok(false);
                     }
-                    if !self.relaxation.dead(&self.pos, &mut self.strips) {
-                        if level == self.level {
-                            expand = true;
-                        } else {
-                            shared.queue(level, shard, offset);
-                        }
-                    }
+                    expand = !self.relaxation.dead(&self.pos, &mut self.strips);
                 }
             } else if self.relaxation.dead(&self.pos, &mut self.strips) {
                 expand = false;

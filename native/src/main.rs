@@ -30,6 +30,7 @@ mod game;
 mod keyset;
 mod layered;
 mod search;
+mod spill;
 
 use bestfirst::BestFirst;
 use game::{Move, Position, Rules, MAX_COLS};

@@ -98,3 +98,31 @@ def test_the_request_names_the_layered_search():
     plain = list(map(int, native.request_line(state, 1000).split()))
     layered = list(map(int, native.request_line(state, 1000, layered=True).split()))
     assert layered[8] == 2 and layered[:8] + layered[9:] == plain[:8] + plain[9:]
+
+
+def test_later_layers_go_to_files_that_leave_nothing_behind(tmp_path, monkeypatch):
+    """A later layer's positions wait in a file in ``HAVEN_PROVER_SPILL_DIR``, read back
+    when its turn comes (delayed duplicate detection): the same proof, and each file is
+    unlinked as soon as it is made, so not even a killed prover leaves one."""
+    monkeypatch.setenv("HAVEN_PROVER_SPILL_DIR", str(tmp_path))
+    state = new_game(get_rules("westcliff-classic"), deck_from_seed(881))
+    depth_first = _lost(state)
+    layered = native.solve_state(state, time_budget=60, layered=True)
+    assert layered.verdict == "unwinnable" and layered.nodes == depth_first.nodes
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("spill", ["disk limit", "no such folder"])
+def test_layer_files_that_cannot_be_written_stop_the_search_as_memory_does(
+    spill, tmp_path, monkeypatch
+):
+    """Past ``HAVEN_PROVER_DISK_MB``, or with nowhere to write, the search stops with the
+    answer a memory limit gives (unknown, by memory): never a wrong proof, never a crash."""
+    if spill == "disk limit":
+        monkeypatch.setenv("HAVEN_PROVER_DISK_MB", "1")
+    else:
+        monkeypatch.setenv("HAVEN_PROVER_SPILL_DIR", str(tmp_path / "missing"))
+    state = new_game(get_rules("westcliff-classic"), deck_from_seed(881))
+    stopped = native.solve_state(state, time_budget=60, layered=True)
+    assert stopped.verdict == "unknown" and stopped.memory
+    assert 0 < stopped.nodes < 4_856_542
