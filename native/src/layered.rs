@@ -19,11 +19,12 @@
 //!
 //! It searches for proofs: it reports that it met a win, but keeps no line to it.
 
-use crate::dead::{Relaxation, Strips};
-use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
+use crate::dead::Relaxation;
+use crate::game::Position;
 use crate::keyset::{hash, KeySet};
 use crate::search::{Limits, Stop};
 use crate::spill::{LayerFiles, Pending};
+use crate::walk::Walk;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -196,21 +197,15 @@ pub struct Layered {
     log_layers: bool,
 }
 
-/// One thread's position and scratch space.
+/// One thread's walk and its queued keys.
 struct Walker<'a> {
     shared: &'a Shared,
     relaxation: &'a Relaxation,
     start: &'a Position,
     waste0: &'a [u8],
-    pos: Position,
+    walk: Walk,
     level: usize,
-    path: Vec<Done>,
-    key: Vec<u8>,
     entry: Vec<u8>,
-    order: [usize; MAX_COLS],
-    pool: Vec<Vec<Move>>,
-    scratch: Vec<(u8, Move)>,
-    strips: Box<Strips>,
     pending: Pending,
 }
 
@@ -275,38 +270,31 @@ impl Layered {
             relaxation: &self.relaxation,
             start: &self.start,
             waste0: &self.waste0,
-            pos: self.start.clone(),
+            walk: Walk::new(self.start.clone()),
             level: 0,
-            path: Vec::new(),
-            key: Vec::with_capacity(256),
             entry: Vec::with_capacity(256),
-            order: [0; MAX_COLS],
-            pool: Vec::new(),
-            scratch: Vec::with_capacity(64),
-            strips: Box::new([[0; 52]; MAX_COLS]),
             pending: Pending::new(LEVELS),
         }
     }
 
     fn search(&mut self) -> Result<bool, Stop> {
-        let mut first = self.walker();
+        let mut first = Walk::new(self.start.clone());
         first.settle();
         if first.pos.won() {
             self.shared.won.store(true, Ordering::SeqCst);
             return Ok(true);
         }
         let level = progress(&first.pos);
-        first.pos.key(&mut first.key, &mut first.order);
+        first.write_key();
         let (shard, offset) = self
             .shared
             .insert(level, &first.key)
             .expect("the first key");
         self.shared.nodes.store(1, Ordering::SeqCst);
-        if self.relaxation.dead(&first.pos, &mut first.strips) {
+        if first.dead(&self.relaxation) {
             return Ok(false);
         }
         self.shared.queue(level, shard, offset);
-        drop(first);
         for level in level..LEVELS {
             self.shared.load(level)?;
             let counts: Vec<usize> = self.shared.layers[level]
@@ -356,20 +344,6 @@ impl Layered {
 }
 
 impl<'a> Walker<'a> {
-    fn settle(&mut self) {
-        while let Some(mv) = self.pos.autoplay_move() {
-            let done = self.pos.apply(mv);
-            self.path.push(done);
-        }
-    }
-
-    fn back_to(&mut self, mark: usize) {
-        while self.path.len() > mark {
-            let done = self.path.pop().expect("a move to take back");
-            self.pos.undo(done);
-        }
-    }
-
     /// Claim the layer's entries one at a time (`counts`: each shard's, in order) and
     /// search from each, until none is left or the search halts; then write out the
     /// later layers' keys it queued.
@@ -405,10 +379,12 @@ impl<'a> Walker<'a> {
                 self.entry.clear();
                 self.entry.extend_from_slice(held.seen.key_at(offset));
             }
-            self.pos.restore_key(&self.entry, self.start, self.waste0);
-            self.path.clear();
+            self.walk
+                .pos
+                .restore_key(&self.entry, self.start, self.waste0);
+            self.walk.path.clear();
             // Counted when read back; a dead end is searched no further.
-            if self.relaxation.dead(&self.pos, &mut self.strips) {
+            if self.walk.dead(self.relaxation) {
                 continue;
             }
             match self.search_layer() {
@@ -417,82 +393,36 @@ impl<'a> Walker<'a> {
                     shared.won.store(true, Ordering::SeqCst);
                     shared.halt(None);
                 }
+                // Halted: another thread already said why.
+                Err(Stop::Halted) => {}
                 Err(stop) => shared.halt(Some(stop)),
             }
         }
     }
 
-    /// Depth-first over the current layer's positions from the position in `pos` (new,
+    /// Depth-first over the current layer's positions from the walk's position (new,
     /// counted and alive), queueing every later layer's position it meets (new or not:
     /// the layer's key set, read back from its file, will tell); true on a win.
     fn search_layer(&mut self) -> Result<bool, Stop> {
-        struct Frame {
-            moves: Vec<Move>,
-            next: usize,
-            mark: usize,
-        }
-        let shared = self.shared;
-        let mut frames: Vec<Frame> = Vec::new();
-        let mut root = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
-        self.pos.moves(&mut root, &mut self.scratch);
-        frames.push(Frame {
-            moves: root,
-            next: 0,
-            mark: self.path.len(),
-        });
-        while let Some(frame) = frames.last_mut() {
-            if frame.next == frame.moves.len() {
-                let done = frames.pop().expect("a frame");
-                self.back_to(done.mark);
-                self.pool.push(done.moves);
-                continue;
+        let (shared, current, pending) = (self.shared, self.level, &mut self.pending);
+        let won = self.walk.depth_first(self.relaxation, |walk| {
+            let level = progress(&walk.pos);
+            debug_assert!(level >= current, "a move lowered the progress");
+            if level > current {
+                pending
+                    .push(&shared.files, level, &walk.key)
+                    .map_err(|e| shared.storage_failed(e))?;
+                return Ok(false);
             }
-            let mv = frame.moves[frame.next];
-            frame.next += 1;
-            let before = self.path.len();
-            let done = self.pos.apply(mv);
-            self.path.push(done);
-            self.settle();
-            if self.pos.won() {
-                return Ok(true);
+            if shared.insert(level, &walk.key).is_none() {
+                return Ok(false);
             }
-            // A stock play under way is searched at once and never stored, as in `search`;
-            // everything it leads to is in a later layer.
-            let fresh = mv == Move::DEAL && self.pos.fresh_waste_card();
-            let mut expand = fresh;
-            if !fresh {
-                self.pos.key(&mut self.key, &mut self.order);
-                let level = progress(&self.pos);
-                debug_assert!(level >= self.level, "a move lowered the progress");
-                if level > self.level {
-                    self.pending
-                        .push(&shared.files, level, &self.key)
-                        .map_err(|e| shared.storage_failed(e))?;
-                } else if shared.insert(level, &self.key).is_some() {
-                    shared.count()?;
-                    if shared.halted.load(Ordering::Relaxed) {
-                        return Ok(false);
-                    }
-                    expand = !self.relaxation.dead(&self.pos, &mut self.strips);
-                }
-            } else if self.relaxation.dead(&self.pos, &mut self.strips) {
-                expand = false;
+            shared.count()?;
+            if shared.halted.load(Ordering::Relaxed) {
+                return Err(Stop::Halted);
             }
-            if expand {
-                let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
-                self.pos.moves(&mut moves, &mut self.scratch);
-                if fresh {
-                    moves.retain(|m| m.src == WASTE || m.src == DEAL);
-                }
-                frames.push(Frame {
-                    moves,
-                    next: 0,
-                    mark: before,
-                });
-                continue;
-            }
-            self.back_to(before);
-        }
-        Ok(false)
+            Ok(true)
+        })?;
+        Ok(won.is_some())
     }
 }

@@ -31,6 +31,7 @@ mod keyset;
 mod layered;
 mod search;
 mod spill;
+mod walk;
 
 use bestfirst::BestFirst;
 use game::{Move, Position, Rules, MAX_COLS};

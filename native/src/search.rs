@@ -7,9 +7,10 @@
 //! by a relaxation (`dead`), columns no rule tells apart sorted in the key and spaces
 //! among them taken in one order (`Position::moves`), and revisited keys skipped.
 
-use crate::dead::{Relaxation, Strips};
-use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
+use crate::dead::Relaxation;
+use crate::game::{Move, Position};
 use crate::keyset::KeySet;
+use crate::walk::Walk;
 use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +25,8 @@ pub enum Stop {
     Nodes,
     Time,
     Memory,
+    /// Another thread stopped the search (the layered search's threads).
+    Halted,
 }
 
 /// The positions and the deadline a search stops at (memory is each search's own count).
@@ -53,24 +56,18 @@ impl Limits {
 }
 
 pub struct Search {
-    pub pos: Position,
-    pub seen: KeySet,
+    walk: Walk,
+    seen: KeySet,
     pub nodes: u64,
-    pub path: Vec<Done>,
     pub stopped: Option<Stop>,
     /// After a win: where each chosen move starts in `path`.
     steps: Vec<usize>,
     /// The position the search started from.
     root: Position,
     /// Moves the shortcut's lookahead applied, to take back.
-    lookahead: Vec<Done>,
+    lookahead: Vec<crate::game::Done>,
     limits: Limits,
-    key: Vec<u8>,
-    order: [usize; MAX_COLS],
-    pool: Vec<Vec<Move>>,
-    scratch: Vec<(u8, Move)>,
     relaxation: Relaxation,
-    strips: Box<Strips>,
 }
 
 impl Search {
@@ -78,10 +75,9 @@ impl Search {
         let relaxation = Relaxation::new(&pos);
         let root = pos.clone();
         Search {
-            pos,
+            walk: Walk::new(pos),
             seen: KeySet::new(memory_limit),
             nodes: 0,
-            path: Vec::new(),
             stopped: None,
             steps: Vec::new(),
             root,
@@ -90,39 +86,18 @@ impl Search {
                 node_limit,
                 deadline,
             },
-            key: Vec::with_capacity(256),
-            order: [0; MAX_COLS],
-            pool: Vec::new(),
-            scratch: Vec::with_capacity(64),
             relaxation,
-            strips: Box::new([[0; 52]; MAX_COLS]),
-        }
-    }
-
-    fn settle(&mut self) {
-        while let Some(mv) = self.pos.autoplay_move() {
-            let done = self.pos.apply(mv);
-            self.path.push(done);
-        }
-    }
-
-    fn back_to(&mut self, mark: usize) {
-        while self.path.len() > mark {
-            let done = self.path.pop().expect("a move to take back");
-            self.pos.undo(done);
         }
     }
 
     /// Search from the position; on a win `path` holds every move from the start.
     pub fn run(&mut self) -> Verdict {
-        self.settle();
-        if self.pos.won() {
+        self.walk.settle();
+        if self.walk.pos.won() {
             return Verdict::Won;
         }
-        self.pos.key(&mut self.key, &mut self.order);
-        let start = std::mem::take(&mut self.key);
-        self.seen.insert(&start);
-        self.key = start;
+        self.walk.write_key();
+        self.seen.insert(&self.walk.key);
         self.nodes = 1;
         match self.dfs() {
             Ok(true) => Verdict::Won,
@@ -134,78 +109,28 @@ impl Search {
         }
     }
 
-    fn check_budget(&self) -> Result<(), Stop> {
-        self.limits.check(self.nodes, || self.seen.full())
-    }
-
-    /// Depth-first, with an explicit stack (a proof may go tens of thousands of moves
-    /// deep): true on a win, with `path` holding it.
+    /// Depth-first over every new position: true on a win, with the walk's `path`
+    /// holding it.
     fn dfs(&mut self) -> Result<bool, Stop> {
-        struct Frame {
-            moves: Vec<Move>,
-            next: usize,
-            /// The path's length before the move that made this frame's position.
-            mark: usize,
-        }
-        if self.relaxation.dead(&self.pos, &mut self.strips) {
+        if self.walk.dead(&self.relaxation) {
             return Ok(false);
         }
-        let mut frames: Vec<Frame> = Vec::new();
-        let mut root = Vec::with_capacity(32);
-        self.pos.moves(&mut root, &mut self.scratch);
-        frames.push(Frame {
-            moves: root,
-            next: 0,
-            mark: self.path.len(),
-        });
-        while let Some(frame) = frames.last_mut() {
-            if frame.next == frame.moves.len() {
-                let done = frames.pop().expect("a frame");
-                self.back_to(done.mark);
-                self.pool.push(done.moves);
-                continue;
+        let (seen, nodes, limits) = (&mut self.seen, &mut self.nodes, &self.limits);
+        let won = self.walk.depth_first(&self.relaxation, |walk| {
+            if !seen.insert(&walk.key) {
+                return Ok(false);
             }
-            let mv = frame.moves[frame.next];
-            frame.next += 1;
-            let before = self.path.len();
-            let done = self.pos.apply(mv);
-            self.path.push(done);
-            self.settle();
-            if self.pos.won() {
-                // Where each move the search chose starts in `path` (auto-play follows it).
-                self.steps = frames.iter().skip(1).map(|f| f.mark).collect();
-                self.steps.push(before);
-                return Ok(true);
+            *nodes += 1;
+            limits.check(*nodes, || seen.full())?;
+            Ok(true)
+        })?;
+        match won {
+            Some(steps) => {
+                self.steps = steps;
+                Ok(true)
             }
-            // A stock play under way is no node: not stored, and given only the dealt
-            // card's moves and the next deal.
-            let fresh = mv == Move::DEAL && self.pos.fresh_waste_card();
-            let new = fresh || {
-                self.pos.key(&mut self.key, &mut self.order);
-                self.seen.insert(&self.key)
-            };
-            if new {
-                if !fresh {
-                    self.nodes += 1;
-                    self.check_budget()?;
-                }
-                if !self.relaxation.dead(&self.pos, &mut self.strips) {
-                    let mut moves = self.pool.pop().unwrap_or_else(|| Vec::with_capacity(32));
-                    self.pos.moves(&mut moves, &mut self.scratch);
-                    if fresh {
-                        moves.retain(|m| m.src == WASTE || m.src == DEAL);
-                    }
-                    frames.push(Frame {
-                        moves,
-                        next: 0,
-                        mark: before,
-                    });
-                    continue;
-                }
-            }
-            self.back_to(before);
+            None => Ok(false),
         }
-        Ok(false)
     }
 
     /// The win in `path`, with shortcuts: a depth-first win wanders (tens of thousands of
@@ -217,20 +142,20 @@ impl Search {
     pub fn shortcut_win(&mut self) -> Vec<Move> {
         use std::collections::HashMap;
         let mut pos = self.root.clone();
-        let opening = self.steps.first().copied().unwrap_or(self.path.len());
-        let mut out: Vec<Move> = self.path[..opening].iter().map(|d| d.mv).collect();
+        let opening = self.steps.first().copied().unwrap_or(self.walk.path.len());
+        let mut out: Vec<Move> = self.walk.path[..opening].iter().map(|d| d.mv).collect();
         // The keys of the positions the win passes, by their index along it.
         let mut along: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut bounds = self.steps.clone();
-        bounds.push(self.path.len());
-        for d in &self.path[..opening] {
+        bounds.push(self.walk.path.len());
+        for d in &self.walk.path[..opening] {
             pos.apply(d.mv);
         }
         let start = pos.clone();
         for (index, window) in bounds.windows(2).enumerate() {
-            pos.key(&mut self.key, &mut self.order);
-            along.insert(self.key.clone(), index);
-            for d in &self.path[window[0]..window[1]] {
+            pos.key(&mut self.walk.key, &mut self.walk.order);
+            along.insert(self.walk.key.clone(), index);
+            for d in &self.walk.path[window[0]..window[1]] {
                 pos.apply(d.mv);
             }
         }
@@ -242,7 +167,7 @@ impl Search {
             let one = self.furthest(&mut pos, &along, last, index);
             let mut best = one.map(|(j, mv)| (j, vec![mv]));
             let mut firsts = Vec::new();
-            pos.moves(&mut firsts, &mut self.scratch);
+            pos.moves(&mut firsts, &mut self.walk.scratch);
             for mv in firsts {
                 let mark = self.path_scratch(&mut pos, mv);
                 if !pos.won() {
@@ -256,7 +181,7 @@ impl Search {
             }
             let (j, chosen) = match best {
                 Some(found) => found,
-                None => return self.path.iter().map(|d| d.mv).collect(),
+                None => return self.walk.path.iter().map(|d| d.mv).collect(),
             };
             for mv in chosen {
                 pos.apply(mv);
@@ -299,15 +224,15 @@ impl Search {
         index: usize,
     ) -> Option<(usize, Move)> {
         let mut moves = Vec::new();
-        pos.moves(&mut moves, &mut self.scratch);
+        pos.moves(&mut moves, &mut self.walk.scratch);
         let mut best: Option<(usize, Move)> = None;
         for mv in moves {
             let mark = self.path_scratch(pos, mv);
             let reach = if pos.won() {
                 Some(last)
             } else {
-                pos.key(&mut self.key, &mut self.order);
-                along.get(&self.key).copied()
+                pos.key(&mut self.walk.key, &mut self.walk.order);
+                along.get(&self.walk.key).copied()
             };
             self.unwind(pos, mark);
             if let Some(j) = reach {
