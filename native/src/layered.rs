@@ -5,13 +5,14 @@
 //! face up or played from the waste), so the positions of one progress value, a layer,
 //! reach only their own layer and later ones.  The layers are searched in increasing
 //! order: each from its entries (the positions earlier layers reached in it), depth-first
-//! over its own positions, queueing the later layers' positions it meets as their
-//! entries.  A layer's key sets are dropped once it is searched: nothing can come back to
-//! it.  The graph, its pruning (auto-play, dead ends, stock plays, the key's symmetries)
-//! and so the positions are the depth-first search's: when the queues run out, the deal
-//! is lost, with exactly as many positions counted.  A queued position is only its key
-//! (`Position::restore_key` rebuilds it), so memory is about a key and its slot for each
-//! position of the current layer and of the queues.
+//! over its own positions, queueing the later layers' positions it meets in their files
+//! (`spill.rs`), read back and deduplicated when their turn comes.  A layer's key sets
+//! are dropped once it is searched: nothing can come back to it.  The graph, its pruning
+//! (auto-play, dead ends, stock plays, the key's symmetries) and so the positions are the
+//! depth-first search's: when the queues run out, the deal is lost, with exactly as many
+//! positions counted.  A queued position is only its key (`Position::restore_key`
+//! rebuilds it), so memory is about a key and its slot for each position of the current
+//! layer; the later layers are on disk.
 //!
 //! Several threads (`HAVEN_PROVER_THREADS`, default one) share a layer's entries; each
 //! layer's keys are split among shards by hash, each behind its own lock, so a position
