@@ -81,7 +81,9 @@ impl Shared {
     }
 
     /// Insert `key` in its shard of layer `level`: where it is kept if it is new.
-    fn insert(&self, level: usize, key: &[u8]) -> Option<(usize, usize)> {
+    /// Insert `key` in its shard of layer `level`; true if it is new, and then, with
+    /// `entry`, an entry of the layer too (under the same lock).
+    fn insert(&self, level: usize, key: &[u8], entry: bool) -> bool {
         let s = self.shard_of(key);
         let mut shard = self.layers[level][s].lock().expect("a shard");
         let limit = self.memory_limit;
@@ -89,15 +91,13 @@ impl Shared {
             seen: KeySet::new(limit),
             entries: Vec::new(),
         });
-        shard.seen.insert_at(key).map(|offset| (s, offset))
-    }
-
-    fn queue(&self, level: usize, shard: usize, offset: usize) {
-        let mut held = self.layers[level][shard].lock().expect("a shard");
-        held.as_mut()
-            .expect("the shard the key went to")
-            .entries
-            .push(offset as u64);
+        let Some(offset) = shard.seen.insert_at(key) else {
+            return false;
+        };
+        if entry {
+            shard.entries.push(offset as u64);
+        }
+        true
     }
 
     fn halt(&self, why: Option<Stop>) {
@@ -128,9 +128,8 @@ impl Shared {
             .next_into(&mut key)
             .map_err(|e| self.storage_failed(e))?
         {
-            if let Some((shard, offset)) = self.insert(level, &key) {
+            if self.insert(level, &key, true) {
                 self.count()?;
-                self.queue(level, shard, offset);
             }
         }
         Ok(())
@@ -287,15 +286,10 @@ impl Layered {
         }
         let level = progress(&first.pos);
         first.write_key();
-        let (shard, offset) = self
-            .shared
-            .insert(level, &first.key)
-            .expect("the first key");
+        // The start is the first entry: counted here, searched (unless a dead end) as
+        // any entry is.
+        self.shared.insert(level, &first.key, true);
         self.shared.nodes.store(1, Ordering::SeqCst);
-        if first.dead(&self.relaxation) {
-            return Ok(false);
-        }
-        self.shared.queue(level, shard, offset);
         for level in level..LEVELS {
             self.shared.load(level)?;
             let counts: Vec<usize> = self.shared.layers[level]
@@ -415,7 +409,7 @@ impl<'a> Walker<'a> {
                     .map_err(|e| shared.storage_failed(e))?;
                 return Ok(false);
             }
-            if shared.insert(level, &walk.key).is_none() {
+            if !shared.insert(level, &walk.key, false) {
                 return Ok(false);
             }
             shared.count()?;

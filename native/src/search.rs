@@ -8,7 +8,7 @@
 //! among them taken in one order (`Position::moves`), and revisited keys skipped.
 
 use crate::dead::Relaxation;
-use crate::game::{Move, Position};
+use crate::game::{Done, Move, Position};
 use crate::keyset::KeySet;
 use crate::walk::Walk;
 use std::time::Instant;
@@ -65,7 +65,7 @@ pub struct Search {
     /// The position the search started from.
     root: Position,
     /// Moves the shortcut's lookahead applied, to take back.
-    lookahead: Vec<crate::game::Done>,
+    lookahead: Vec<Done>,
     limits: Limits,
     relaxation: Relaxation,
 }

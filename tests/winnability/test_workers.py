@@ -13,6 +13,7 @@ import signal
 import uuid
 
 import pytest
+import redis
 from django.core.management import call_command
 
 from games.winnability import tasks
@@ -94,8 +95,6 @@ def test_a_worker_killed_mid_chunk_loses_no_deal(workers):
     # the rows are in before the worker logs the task's result: wait for the log line
     wait_for(lambda: "succeeded" in workers.log(rescuer), 30, "the chunk's result logged")
     # Nobody reads a chunk's return value: no result key is left in Redis for a day.
-    import redis
-
     assert not redis.Redis.from_url(broker_url()).exists(f"celery-task-meta-{sent.id}")
     log = workers.log(rescuer)
     assert "winnability.solve_chunk" in log
