@@ -4,6 +4,8 @@ time and their peak memory, measured in one run.
     .venv/bin/python bench/layered.py                    # the default deals
     .venv/bin/python bench/layered.py --open 60          # and an open deal for 60 s each
     .venv/bin/python bench/layered.py --threads 2        # and the layered search on 2 threads
+    .venv/bin/python bench/layered.py --baseline OLD --deals westcliff-classic:1473
+                                                         # the build against another binary
 
 Both searches must prove each deal lost over exactly as many positions (the same graph,
 ``docs/solver/layered.md``); the script checks that and prints, per deal, the positions,
@@ -13,6 +15,11 @@ the machines here are noisy.  ``--open S`` adds westcliff-classic 16 (undecided 
 searched for S seconds by each: positions reached and memory at the same time.
 ``--threads N`` also runs the layered search with ``HAVEN_PROVER_THREADS=N`` and prints
 its wall time as a ratio of the one-thread layered search's (same positions, checked).
+``--baseline BINARY`` instead times the layered search of another prover binary (an older
+build) and of this build on the same deals, one after the other, and checks that both
+count the same positions: a change of speed alone.  ``--deals`` names other deals
+(``preset:seed,...``); proofs of 50 million positions or more are where the key set's
+tables outgrow the caches.
 """
 
 from __future__ import annotations
@@ -38,14 +45,21 @@ DEALS = [
 ]
 
 
-def run(preset: str, seed: int, layered: bool, seconds: float, threads: int = 1) -> dict:
+def run(
+    preset: str,
+    seed: int,
+    layered: bool,
+    seconds: float,
+    threads: int = 1,
+    binary: str | None = None,
+) -> dict:
     """One prover process on the deal: its answer, wall seconds and peak RSS in MB."""
     from games.engine import deck_from_seed, get_rules, new_game
     from games.solver import native
 
     state = new_game(get_rules(preset), deck_from_seed(seed))
     line = native.request_line(state, int(seconds * 1000), None, 16000, layered=layered)
-    binary = native.binary()
+    binary = binary or native.binary()
     assert binary is not None
     started = time.perf_counter()
     env = {**os.environ, "HAVEN_PROVER_THREADS": str(threads)}
@@ -69,19 +83,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--open", type=float, default=0, help="seconds on an open deal")
     parser.add_argument("--threads", type=int, default=1, help="also layered on N threads")
+    parser.add_argument("--baseline", help="another prover binary to time against the build")
+    parser.add_argument("--deals", help="preset:seed,... instead of the default deals")
     args = parser.parse_args()
     from games.solver import native
 
     if not native.available():
         sys.exit("the native prover is not built: make native")
     print(f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
+    chosen = DEALS
+    if args.deals:
+        chosen = [(d.split(":")[0], int(d.split(":")[1])) for d in args.deals.split(",")]
+    if args.baseline:
+        compare(chosen, args.baseline)
+        return
     extra = f" {args.threads} threads s / MB | ÷ one thread |" if args.threads > 1 else ""
     print(
         "| deal | positions | depth-first s / MB | layered s / MB | time ratio | memory ratio |"
         + extra
     )
     print("|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if extra else ""))
-    deals = [(preset, seed, 600.0) for preset, seed in DEALS]
+    deals = [(preset, seed, 600.0) for preset, seed in chosen]
     if args.open:
         deals.append(("westcliff-classic", 16, args.open))
     for preset, seed, seconds in deals:
@@ -109,6 +131,21 @@ def main() -> None:
             f"| {preset} {seed} | {nodes} | {depth['seconds']:.1f} / {depth['mb']:.0f} | "
             f"{layer['seconds']:.1f} / {layer['mb']:.0f} | "
             f"{layer['seconds'] / depth['seconds']:.2f} | {layer['mb'] / depth['mb']:.2f} |" + cells
+        )
+
+
+def compare(deals: list[tuple[str, int]], baseline: str) -> None:
+    """The layered search of ``baseline`` and of the build, one after the other per deal."""
+    print("| deal | positions | baseline s / MB | build s / MB | time ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for preset, seed in deals:
+        old = run(preset, seed, True, 3600.0, binary=baseline)
+        new = run(preset, seed, True, 3600.0)
+        if not (old["verdict"] == new["verdict"] and old["nodes"] == new["nodes"]):
+            sys.exit(f"{preset} {seed}: not the same search: {old} {new}")
+        print(
+            f"| {preset} {seed} | {new['nodes']:,} | {old['seconds']:.1f} / {old['mb']:.0f} | "
+            f"{new['seconds']:.1f} / {new['mb']:.0f} | {new['seconds'] / old['seconds']:.2f} |"
         )
 
 

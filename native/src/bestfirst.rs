@@ -102,6 +102,13 @@ struct Node {
 }
 
 const EXPANDED: u64 = u64::MAX;
+
+/// A chunk of snapshots, on huge pages where the kernel gives them (`huge`).
+fn arena_chunk() -> Vec<u8> {
+    let mut chunk = Vec::with_capacity(ARENA_CHUNK);
+    crate::huge::advise(&mut chunk);
+    chunk
+}
 const ARENA_CHUNK: usize = 1 << 22;
 /// Depths beyond this dive in no particular order (never reached in practice).
 const DIVE_DEPTH: i64 = 1 << 24;
@@ -174,7 +181,7 @@ impl BestFirst {
                 deadline,
             },
             memory_limit,
-            arena: vec![Vec::with_capacity(ARENA_CHUNK)],
+            arena: vec![arena_chunk()],
             queued: Vec::new(),
             made: Vec::new(),
             scorers,
@@ -324,7 +331,7 @@ impl BestFirst {
         self.pos.snapshot(&mut self.key);
         let mut last = self.arena.len() - 1;
         if self.arena[last].len() + self.key.len() > ARENA_CHUNK {
-            self.arena.push(Vec::with_capacity(ARENA_CHUNK));
+            self.arena.push(arena_chunk());
             last += 1;
         }
         let chunk = &mut self.arena[last];

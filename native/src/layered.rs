@@ -43,6 +43,10 @@ pub fn progress(pos: &Position) -> usize {
 /// Above any progress: 2 · 52 dealt and three counts of at most 52.
 const LEVELS: usize = 2 * 52 + 3 * 52 + 1;
 
+/// Keys read back from a layer file per batch of prefetched slots: enough misses in
+/// flight to keep the memory busy, few enough that the first slots are still cached.
+const LOAD_BATCH: usize = 32;
+
 /// The later layers' files may hold this much at once unless `HAVEN_PROVER_DISK_MB` says.
 const DEFAULT_DISK_MB: u64 = 64_000;
 
@@ -76,28 +80,23 @@ struct Shared {
 }
 
 impl Shared {
-    fn shard_of(&self, key: &[u8]) -> usize {
-        (hash(key) >> 40) as usize % self.shards
+    fn shard_of_hash(&self, h: u64) -> usize {
+        (h >> 40) as usize % self.shards
     }
 
-    /// Insert `key` in its shard of layer `level`: where it is kept if it is new.
     /// Insert `key` in its shard of layer `level`; true if it is new, and then, with
     /// `entry`, an entry of the layer too (under the same lock).
     fn insert(&self, level: usize, key: &[u8], entry: bool) -> bool {
-        let s = self.shard_of(key);
-        let mut shard = self.layers[level][s].lock().expect("a shard");
-        let limit = self.memory_limit;
-        let shard = shard.get_or_insert_with(|| Shard {
-            seen: KeySet::new(limit),
-            entries: Vec::new(),
-        });
-        let Some(offset) = shard.seen.insert_at(key) else {
-            return false;
-        };
-        if entry {
-            shard.entries.push(offset as u64);
-        }
-        true
+        let h = hash(key);
+        self.with_shard(level, h, |shard| {
+            let Some(offset) = shard.seen.insert_hashed(key, h) else {
+                return false;
+            };
+            if entry {
+                shard.entries.push(offset as u64);
+            }
+            true
+        })
     }
 
     fn halt(&self, why: Option<Stop>) {
@@ -118,21 +117,61 @@ impl Shared {
     }
 
     /// Read layer `level`'s file into its shards: each new key is a position, counted,
-    /// and an entry of the layer.
+    /// and an entry of the layer. Only the main thread runs here, between layers. The
+    /// keys come in batches whose slots are prefetched before any is inserted: a big
+    /// layer's inserts are random reads of a table of gigabytes, and one at a time each
+    /// waits for its cache miss (`bench/README.md`).
     fn load(&self, level: usize) -> Result<(), Stop> {
         let Some(mut keys) = self.files.take(level).map_err(|e| self.storage_failed(e))? else {
             return Ok(());
         };
         let mut key = Vec::with_capacity(256);
-        while keys
-            .next_into(&mut key)
-            .map_err(|e| self.storage_failed(e))?
-        {
-            if self.insert(level, &key, true) {
+        let mut batch = Vec::with_capacity(LOAD_BATCH * 64);
+        let mut spans: Vec<(usize, usize, u64)> = Vec::with_capacity(LOAD_BATCH);
+        let mut more = true;
+        while more {
+            batch.clear();
+            spans.clear();
+            while spans.len() < LOAD_BATCH {
+                more = keys
+                    .next_into(&mut key)
+                    .map_err(|e| self.storage_failed(e))?;
+                if !more {
+                    break;
+                }
+                spans.push((batch.len(), key.len(), hash(&key)));
+                batch.extend_from_slice(&key);
+            }
+            for &(_, _, h) in &spans {
+                self.with_shard(level, h, |shard| shard.seen.prefetch(h));
+            }
+            let mut new = 0;
+            for &(at, len, h) in &spans {
+                let key = &batch[at..at + len];
+                new += self.with_shard(level, h, |shard| {
+                    shard.seen.insert_hashed(key, h).map_or(0, |offset| {
+                        shard.entries.push(offset as u64);
+                        1
+                    })
+                });
+            }
+            for _ in 0..new {
                 self.count()?;
             }
         }
         Ok(())
+    }
+
+    /// Run `f` on the shard of layer `level` that keys of hash `h` belong to (made when
+    /// first needed), under its lock.
+    fn with_shard<T>(&self, level: usize, h: u64, f: impl FnOnce(&mut Shard) -> T) -> T {
+        let s = self.shard_of_hash(h);
+        let mut shard = self.layers[level][s].lock().expect("a shard");
+        let limit = self.memory_limit;
+        f(shard.get_or_insert_with(|| Shard {
+            seen: KeySet::new(limit),
+            entries: Vec::new(),
+        }))
     }
 
     /// Every shard's memory, and each key set's room to grow in what is left.

@@ -27,6 +27,7 @@
 mod bestfirst;
 mod dead;
 mod game;
+mod huge;
 mod keyset;
 mod layered;
 mod search;
