@@ -110,6 +110,7 @@ fn parse(line: &str) -> Result<Request, String> {
         row_deals: flag(numbers.next("row_deals")?),
         stock_plays: flag(numbers.next("stock_plays")?),
         king_fill: flag(numbers.next("king_fill")?),
+        one_run: false,
     };
     let kind = match numbers.next("search")? {
         0 => Kind::DepthFirst,
@@ -167,7 +168,7 @@ fn parse(line: &str) -> Result<Request, String> {
     if numbers.at != numbers.values.len() {
         return Err("trailing input".into());
     }
-    let position = Position {
+    let mut position = Position {
         rules,
         cols,
         down,
@@ -176,6 +177,7 @@ fn parse(line: &str) -> Result<Request, String> {
         dealt: 0,
         waste,
     };
+    position.note_runs();
     Ok(Request {
         position,
         kind,

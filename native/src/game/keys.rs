@@ -230,11 +230,12 @@ mod tests {
             row_deals: false,
             stock_plays: false,
             king_fill: false,
+            one_run: false,
         };
         let cols: Vec<Vec<u8>> = (0..7)
             .map(|c| vec![deck[c], deck[7 + c], deck[14 + c]])
             .collect();
-        Position {
+        let mut pos = Position {
             rules,
             cols,
             down: vec![2; 7],
@@ -242,7 +243,9 @@ mod tests {
             stock: deck[21..].to_vec(),
             dealt: 0,
             waste: Vec::new(),
-        }
+        };
+        pos.note_runs();
+        pos
     }
 
     /// Easthaven-open with partial runs: row deals, so full keys, some columns' face-up
@@ -250,6 +253,7 @@ mod tests {
     fn easthaven(seed: u64) -> Position {
         let mut pos = westcliff(seed, true, true);
         pos.rules.row_deals = true;
+        pos.note_runs();
         pos
     }
 
@@ -282,6 +286,23 @@ mod tests {
 
     /// Along random walks of row-deal games, a full key restores to a position with the
     /// same key (the layered search's queues hold keys alone).
+    #[test]
+    fn waste_games_keep_one_run_a_column() {
+        for &(alternate, partial_runs) in &[(true, false), (true, true), (false, false)] {
+            for seed in 0..40 {
+                let start = westcliff(seed, alternate, partial_runs);
+                assert!(start.rules.one_run);
+                walk(start, seed + 3, |pos| {
+                    for (col, &down) in pos.cols.iter().zip(&pos.down) {
+                        let up = col.len() - down as usize;
+                        assert!(col.is_empty() || pos.walk_run(col, down as usize) == up);
+                    }
+                });
+            }
+        }
+        assert!(!easthaven(1).rules.one_run, "row deals need not keep runs");
+    }
+
     #[test]
     fn full_keys_restore_to_their_positions() {
         let mut key = Vec::new();

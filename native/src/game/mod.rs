@@ -44,6 +44,9 @@ pub struct Rules {
     pub stock_plays: bool,
     /// Easthaven proper: no deal while a King unit could fill a space.
     pub king_fill: bool,
+    /// Every column's face-up cards form one run, in every position the search meets
+    /// (`Position::note_runs`): their count is the run's length, with no cards to compare.
+    pub one_run: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,11 +107,32 @@ impl Position {
         self.stock.len() - self.dealt
     }
 
+    /// Set `rules.one_run` when it holds here: a waste game (no deal puts a card on a
+    /// column) whose columns' face-up cards each form one run keeps them so, since a card
+    /// put on a column fits the one below, a move leaves a run's lower part, and a turned
+    /// card is alone. Row deals put cards that need not fit.
+    pub fn note_runs(&mut self) {
+        self.rules.one_run = false;
+        let runs = (0..self.rules.ncols).all(|i| {
+            let down = self.down[i] as usize;
+            self.run_length(&self.cols[i], down) == self.cols[i].len() - down
+        });
+        self.rules.one_run = !self.rules.row_deals && runs;
+    }
+
     /// How many face-up cards at the top of `col` (`down` face down) form a run.
     fn run_length(&self, col: &[u8], down: usize) -> usize {
         if col.is_empty() {
             return 0;
         }
+        if self.rules.one_run {
+            debug_assert_eq!(self.walk_run(col, down), col.len() - down);
+            return col.len() - down;
+        }
+        self.walk_run(col, down)
+    }
+
+    pub(crate) fn walk_run(&self, col: &[u8], down: usize) -> usize {
         let mut n = 1;
         let mut k = col.len() - 1;
         while k > down && self.fits(col[k - 1], col[k]) {
