@@ -175,8 +175,8 @@ def _solve_portfolio(
         nodes += int(answer.get("nodes") or 0)
         seconds += float(answer.get("seconds") or 0.0)
         # A depth-first or layered search at its memory limit would meet it again with
-        # more time; the best-first one, at some twice the memory a position, leaves it
-        # to the next.
+        # more time; the best-first one forgets at its limit and goes on to the end of
+        # its share (its memory flag says it forgot), then leaves the deal to the next.
         if answer["verdict"] != UNKNOWN or (not best_first and answer.get("memory")):
             break
     return {**answer, "nodes": nodes, "seconds": seconds}, name

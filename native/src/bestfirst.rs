@@ -11,6 +11,13 @@
 //! Memory: a queued position is kept as a snapshot (its columns, foundations and stock
 //! count: the waste follows from them, as in the key), with a parent link and the moves
 //! from the parent; a win's path is rebuilt by walking the links.
+//!
+//! At its memory limit the search *forgets* (`forget`) instead of stopping: each queue
+//! keeps its best positions, with the links to them, and everything else goes, the set
+//! of positions met included. It may then meet a position twice, and an empty queue is
+//! no longer a proof (the answer is `unknown`), but a win is still a line from the start
+//! that the engine replays: the search is for wins, which a deal left undecided at the
+//! final budgets needs most (`bench/README.md`, 2026-12-05).
 
 use crate::dead::{Relaxation, Strips};
 use crate::game::{rank, suit, Done, Move, Position, Rules, DEAL, MAX_COLS, WASTE};
@@ -102,6 +109,9 @@ struct Node {
 }
 
 const EXPANDED: u64 = u64::MAX;
+/// At its memory limit each queue keeps this share of the positions still queued, its
+/// best ones.
+const KEEP_DIVISOR: usize = 8;
 
 /// A chunk of snapshots, on huge pages where the kernel gives them (`huge`).
 fn arena_chunk() -> Vec<u8> {
@@ -144,6 +154,10 @@ pub struct BestFirst {
     scratch: Vec<(u8, Move)>,
     undo: Vec<Done>,
     seg: Vec<Move>,
+    /// The memory limit was met since the last `forget`.
+    full: bool,
+    /// How many times the search forgot (then an empty queue proves nothing).
+    pub forgotten: u32,
 }
 
 impl BestFirst {
@@ -192,6 +206,8 @@ impl BestFirst {
             scratch: Vec::with_capacity(64),
             undo: Vec::new(),
             seg: Vec::new(),
+            full: false,
+            forgotten: 0,
         }
     }
 
@@ -224,10 +240,15 @@ impl BestFirst {
         let mut turn = 0;
         let mut live = 1usize;
         while live > 0 {
-            let Reverse(item) = self.queues[turn]
-                .heap
-                .pop()
-                .expect("every queue holds every live position");
+            // Every queue holds every live position until the search forgets; then each
+            // holds its own best ones.
+            let Some(Reverse(item)) = self.queues[turn].heap.pop() else {
+                if self.queues.iter().all(|q| q.heap.is_empty()) {
+                    break;
+                }
+                turn = (turn + 1) % self.queues.len();
+                continue;
+            };
             turn = (turn + 1) % self.queues.len();
             let i = u32::MAX - (item & 0xffff_ffff) as u32;
             let node = self.queued[i as usize];
@@ -247,8 +268,113 @@ impl BestFirst {
                 }
                 live += self.queued.len() - before;
             }
+            if self.full {
+                live = self.forget(live)?;
+            }
+        }
+        if self.forgotten > 0 {
+            return Err(Stop::Memory);
         }
         Ok(false)
+    }
+
+    /// Keep each queue's best `live / KEEP_DIVISOR` positions and the links to them;
+    /// drop every other snapshot, link and key. The number of positions still queued, or
+    /// `Stop::Memory` when even that leaves no room below the limit.
+    fn forget(&mut self, live: usize) -> Result<usize, Stop> {
+        self.full = false;
+        self.forgotten += 1;
+        let n = self.queued.len();
+        let mut kept = vec![false; n];
+        let mut items: Vec<Vec<u64>> = Vec::with_capacity(self.queues.len());
+        for q in &mut self.queues {
+            let want = (live / KEEP_DIVISOR).max(1);
+            let mut best = Vec::with_capacity(want);
+            while best.len() < want {
+                let Some(Reverse(item)) = q.heap.pop() else {
+                    break;
+                };
+                let i = (u32::MAX - (item & 0xffff_ffff) as u32) as usize;
+                if self.queued[i].snap != EXPANDED {
+                    kept[i] = true;
+                    best.push(item);
+                }
+            }
+            q.heap = BinaryHeap::new();
+            items.push(best);
+        }
+        // Parents come before their children, so one backward sweep marks every link.
+        let mut linked = kept.clone();
+        for i in (0..n).rev() {
+            let parent = self.queued[i].parent;
+            if linked[i] && parent != u32::MAX {
+                linked[parent as usize] = true;
+            }
+        }
+        let mut index = vec![u32::MAX; n];
+        let (mut queued, mut made) = (Vec::new(), Vec::new());
+        let mut arena = vec![arena_chunk()];
+        for i in (0..n).filter(|&i| linked[i]) {
+            let node = self.queued[i];
+            let moves = &self.made[node.seg as usize..(node.seg + node.seg_len) as usize];
+            let snap = if kept[i] {
+                let bytes = self.snapshot_bytes(node.snap);
+                if arena[arena.len() - 1].len() + bytes.len() > ARENA_CHUNK {
+                    arena.push(arena_chunk());
+                }
+                let last = arena.len() - 1;
+                let at = (last * ARENA_CHUNK + arena[last].len()) as u64;
+                arena[last].extend_from_slice(bytes);
+                at
+            } else {
+                EXPANDED
+            };
+            index[i] = queued.len() as u32;
+            queued.push(Node {
+                snap,
+                parent: if node.parent == u32::MAX {
+                    u32::MAX
+                } else {
+                    index[node.parent as usize]
+                },
+                seg: made.len() as u32,
+                ..node
+            });
+            made.extend_from_slice(moves);
+        }
+        (self.queued, self.made, self.arena) = (queued, made, arena);
+        self.seen = KeySet::new(self.memory_limit / 2);
+        let mut alive = 0;
+        for j in 0..self.queued.len() {
+            if self.queued[j].snap != EXPANDED {
+                self.restore(self.queued[j].snap);
+                self.pos.key(&mut self.key, &mut self.order);
+                self.seen.insert(&self.key);
+                alive += 1;
+            }
+        }
+        for (q, best) in self.queues.iter_mut().zip(items) {
+            for item in best {
+                let i = (u32::MAX - (item & 0xffff_ffff) as u32) as usize;
+                let tag = (u32::MAX - index[i]) as u64;
+                q.heap.push(Reverse((item & !0xffff_ffff) | tag));
+            }
+        }
+        if self.over_memory() {
+            return Err(Stop::Memory);
+        }
+        Ok(alive)
+    }
+
+    /// The bytes of the snapshot at `snap` (as `restore` reads them).
+    fn snapshot_bytes(&self, snap: u64) -> &[u8] {
+        let chunk = &self.arena[(snap as usize) / ARENA_CHUNK];
+        let start = (snap as usize) % ARENA_CHUNK;
+        let mut at = start;
+        for _ in 0..self.pos.rules.ncols {
+            at += 2 + chunk[at] as usize;
+        }
+        &chunk[start..at + 5]
     }
 
     /// Play `mv` (and its auto-play) from the current position: a win, a new position to
@@ -291,7 +417,11 @@ impl BestFirst {
             self.pos.key(&mut self.key, &mut self.order);
             if self.seen.insert(&self.key) {
                 self.nodes += 1;
-                self.check_budget()?;
+                match self.check_budget() {
+                    // Forgotten after this expansion (`run`).
+                    Err(Stop::Memory) => self.full = true,
+                    other => other?,
+                }
                 if !self.relaxation.dead(&self.pos, &mut self.strips) {
                     let seg = std::mem::take(&mut self.seg);
                     // From the expansion's start: a stock play's deals are part of the child's moves.
@@ -311,9 +441,11 @@ impl BestFirst {
     }
 
     fn check_budget(&self) -> Result<(), Stop> {
-        self.limits.check(self.nodes, || {
-            self.seen.full() || self.bytes() > self.memory_limit / 2
-        })
+        self.limits.check(self.nodes, || self.over_memory())
+    }
+
+    fn over_memory(&self) -> bool {
+        self.seen.full() || self.bytes() > self.memory_limit / 2
     }
 
     /// What the snapshots, links and queues hold (the key set counts its own).

@@ -216,10 +216,14 @@ fn answer(request: Request) -> String {
     }
     if request.kind == Kind::BestFirst {
         let mut search = BestFirst::new(request.position, node_limit, deadline, memory);
+        // Flagged as memory once it has forgotten: it met its limit, whatever stopped it.
         let (word, by_memory) = match search.run() {
             Ok(true) => ("won", false),
             Ok(false) => ("lost", false),
-            Err(stop) => ("unknown", matches!(stop, Stop::Memory)),
+            Err(stop) => (
+                "unknown",
+                matches!(stop, Stop::Memory) || search.forgotten > 0,
+            ),
         };
         return reply(word, search.nodes, started, by_memory, &search.path);
     }

@@ -297,6 +297,29 @@ def test_best_first_wins_what_the_depth_first_search_misses():
     assert missed.verdict == "unknown"
 
 
+def test_best_first_forgets_at_its_memory_limit_and_still_wins():
+    # In 48 MB the search without forgetting stopped after 209k positions; forgetting
+    # all but each queue's best positions, it goes on and wins (806k positions), with a
+    # line from the start that the engine replays.
+    state = new_game(get_rules("westcliff-classic"), deck_from_seed(797))
+    won = native.solve_state(state, time_budget=120, memory_mb=48, best_first=True)
+    assert won.verdict == "winnable" and won.nodes > 300_000
+    final, _, error = replay(get_rules("westcliff-classic"), deck_from_seed(797), won.moves)
+    assert error is None and status(final) == WON
+
+
+def test_best_first_that_forgot_proves_nothing():
+    # A lost deal (125,367 positions): in 32 MB the queues run dry, a proof; in 24 MB the
+    # search forgets (without forgetting it stopped at 73,728 positions), searches on,
+    # and ends unknown, flagged as memory, never lost: positions were dropped unsearched.
+    state = new_game(get_rules("easthaven-suit"), deck_from_seed(167))
+    proof = native.solve_state(state, time_budget=60, memory_mb=32, best_first=True)
+    assert proof.verdict == "unwinnable" and proof.nodes == 125_367
+    forgot = native.solve_state(state, time_budget=60, memory_mb=24, best_first=True)
+    assert forgot.verdict == "unknown" and forgot.memory
+    assert forgot.nodes > 80_000
+
+
 def test_best_first_stops_at_its_limits():
     state = new_game(get_rules("westcliff-classic"), deck_from_seed(16))
     by_nodes = native.solve_state(state, time_budget=60, node_budget=5000, best_first=True)
