@@ -16,7 +16,7 @@ searched for S seconds by each: positions reached and memory at the same time.
 ``--threads N`` also runs the layered search with ``HAVEN_PROVER_THREADS=N`` and prints
 its wall time as a ratio of the one-thread layered search's (same positions, checked).
 ``--baseline BINARY`` instead times the layered search of another prover binary (an older
-build) and of this build on the same deals, one after the other, and checks that both
+build) and of this build on the same deals, side by side, and checks that both
 count the same positions: a change of speed alone.  ``--deals`` names other deals
 (``preset:seed,...``); proofs of 50 million positions or more are where the key set's
 tables outgrow the caches.
@@ -135,12 +135,18 @@ def main() -> None:
 
 
 def compare(deals: list[tuple[str, int]], baseline: str) -> None:
-    """The layered search of ``baseline`` and of the build, one after the other per deal."""
+    """The layered search of ``baseline`` and of the build side by side on each deal: on
+    a shared machine both then meet the same load, which one after the other they would
+    not."""
+    from concurrent.futures import ThreadPoolExecutor
+
     print("| deal | positions | baseline s / MB | build s / MB | time ratio |")
     print("|---|---:|---:|---:|---:|")
     for preset, seed in deals:
-        old = run(preset, seed, True, 3600.0, binary=baseline)
-        new = run(preset, seed, True, 3600.0)
+        with ThreadPoolExecutor(2) as pool:
+            later_old = pool.submit(run, preset, seed, True, 3600.0, 1, baseline)
+            later_new = pool.submit(run, preset, seed, True, 3600.0)
+            old, new = later_old.result(), later_new.result()
         if not (old["verdict"] == new["verdict"] and old["nodes"] == new["nodes"]):
             sys.exit(f"{preset} {seed}: not the same search: {old} {new}")
         print(
