@@ -58,6 +58,18 @@ struct Shard {
 }
 
 impl Shard {
+    /// Insert `key` (of hash `h`); true if it is new, and then, with `entry`, an entry
+    /// of the layer too.
+    fn claim(&mut self, key: &[u8], h: u64, entry: bool) -> bool {
+        let Some(offset) = self.seen.insert_hashed(key, h) else {
+            return false;
+        };
+        if entry {
+            self.entries.push(offset as u64);
+        }
+        true
+    }
+
     fn bytes(&self) -> usize {
         self.seen.bytes() + self.entries.capacity() * 8
     }
@@ -88,15 +100,7 @@ impl Shared {
     /// `entry`, an entry of the layer too (under the same lock).
     fn insert(&self, level: usize, key: &[u8], entry: bool) -> bool {
         let h = hash(key);
-        self.with_shard(level, h, |shard| {
-            let Some(offset) = shard.seen.insert_hashed(key, h) else {
-                return false;
-            };
-            if entry {
-                shard.entries.push(offset as u64);
-            }
-            true
-        })
+        self.with_shard(level, h, |shard| shard.claim(key, h, entry))
     }
 
     fn halt(&self, why: Option<Stop>) {
@@ -148,12 +152,7 @@ impl Shared {
             let mut new = 0;
             for &(at, len, h) in &spans {
                 let key = &batch[at..at + len];
-                new += self.with_shard(level, h, |shard| {
-                    shard.seen.insert_hashed(key, h).map_or(0, |offset| {
-                        shard.entries.push(offset as u64);
-                        1
-                    })
-                });
+                new += usize::from(self.with_shard(level, h, |shard| shard.claim(key, h, true)));
             }
             for _ in 0..new {
                 self.count()?;
