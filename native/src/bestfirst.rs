@@ -113,6 +113,17 @@ const EXPANDED: u64 = u64::MAX;
 /// best ones.
 const KEEP_DIVISOR: usize = 8;
 
+/// A queue item's low bits: `!node`, so that among equal priorities the newest comes
+/// first.
+fn tag_of(node: u32) -> u64 {
+    (u32::MAX - node) as u64
+}
+
+/// The node a queue item stands for.
+fn node_of(item: u64) -> u32 {
+    u32::MAX - (item & 0xffff_ffff) as u32
+}
+
 /// A chunk of snapshots, on huge pages where the kernel gives them (`huge`).
 fn arena_chunk() -> Vec<u8> {
     let mut chunk = Vec::with_capacity(ARENA_CHUNK);
@@ -235,7 +246,7 @@ impl BestFirst {
             let prio = self.queues[q].scorer.map_or(0, |s| self.score(s));
             self.queues[q]
                 .heap
-                .push(Reverse((prio as u64) << 32 | 0xffff_ffff));
+                .push(Reverse((prio as u64) << 32 | tag_of(0)));
         }
         let mut turn = 0;
         let mut live = 1usize;
@@ -250,7 +261,7 @@ impl BestFirst {
                 continue;
             };
             turn = (turn + 1) % self.queues.len();
-            let i = u32::MAX - (item & 0xffff_ffff) as u32;
+            let i = node_of(item);
             let node = self.queued[i as usize];
             if node.snap == EXPANDED {
                 continue;
@@ -294,7 +305,7 @@ impl BestFirst {
                 let Some(Reverse(item)) = q.heap.pop() else {
                     break;
                 };
-                let i = (u32::MAX - (item & 0xffff_ffff) as u32) as usize;
+                let i = node_of(item) as usize;
                 if self.queued[i].snap != EXPANDED {
                     kept[i] = true;
                     best.push(item);
@@ -355,8 +366,8 @@ impl BestFirst {
         }
         for (q, best) in self.queues.iter_mut().zip(items) {
             for item in best {
-                let i = (u32::MAX - (item & 0xffff_ffff) as u32) as usize;
-                let tag = (u32::MAX - index[i]) as u64;
+                let i = node_of(item) as usize;
+                let tag = tag_of(index[i]);
                 q.heap.push(Reverse((item & !0xffff_ffff) | tag));
             }
         }
@@ -486,7 +497,7 @@ impl BestFirst {
         for (s, slot) in scores.iter_mut().enumerate().take(self.scorers.len()) {
             *slot = self.score(s);
         }
-        let tag = (u32::MAX - j as u32) as u64;
+        let tag = tag_of(j as u32);
         for q in &mut self.queues {
             let prio = match q.scorer {
                 None => ((DIVE_DEPTH - depth).max(0) << 8) + rank_of.min(255) as i64,

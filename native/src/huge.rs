@@ -7,6 +7,7 @@
 /// `madvise`'s advice for transparent huge pages (Linux).
 #[cfg(target_os = "linux")]
 const MADV_HUGEPAGE: i32 = 14;
+#[cfg(target_os = "linux")]
 const PAGE: usize = 4096;
 /// Smaller buffers could not hold an aligned huge page anyway.
 const HUGE: usize = 2 << 20;
@@ -23,13 +24,15 @@ pub fn advise<T>(buf: &mut Vec<T>) {
     if bytes < 2 * HUGE {
         return;
     }
-    let start = buf.as_mut_ptr() as usize;
-    let first = (start + PAGE - 1) & !(PAGE - 1);
-    let end = (start + bytes) & !(PAGE - 1);
     #[cfg(target_os = "linux")]
-    // SAFETY: the range lies inside the vector's own allocation, which outlives the
-    // call, and MADV_HUGEPAGE changes neither its contents nor its mapping.
-    unsafe {
-        madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE);
+    {
+        let start = buf.as_mut_ptr() as usize;
+        let first = (start + PAGE - 1) & !(PAGE - 1);
+        let end = (start + bytes) & !(PAGE - 1);
+        // SAFETY: the range lies inside the vector's own allocation, which outlives the
+        // call, and MADV_HUGEPAGE changes neither its contents nor its mapping.
+        unsafe {
+            madvise(first as *mut std::ffi::c_void, end - first, MADV_HUGEPAGE);
+        }
     }
 }

@@ -112,10 +112,9 @@ impl Position {
     /// put on a column fits the one below, a move leaves a run's lower part, and a turned
     /// card is alone. Row deals put cards that need not fit.
     pub fn note_runs(&mut self) {
-        self.rules.one_run = false;
         let runs = (0..self.rules.ncols).all(|i| {
-            let down = self.down[i] as usize;
-            self.run_length(&self.cols[i], down) == self.cols[i].len() - down
+            let (col, down) = (&self.cols[i], self.down[i] as usize);
+            col.is_empty() || self.walk_run(col, down) == col.len() - down
         });
         self.rules.one_run = !self.rules.row_deals && runs;
     }
