@@ -19,81 +19,17 @@
 //! that the engine replays: the search is for wins, which a deal left undecided at the
 //! final budgets needs most (`bench/README.md`, 2026-12-05).
 
+mod forget;
+mod weights;
+
 use crate::dead::{Relaxation, Strips};
-use crate::game::{rank, suit, Done, Move, Position, Rules, DEAL, MAX_COLS, WASTE};
+use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
 use crate::keyset::KeySet;
 use crate::search::{Limits, Stop};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
-
-/// Integer weights of the heuristic (costs: higher is worse), as `bestfirst.Weights`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    found: i64,
-    down: i64,
-    buried: i64,
-    stock: i64,
-    blocker: i64,
-    loose: i64,
-    space: i64,
-    waste: i64,
-    depth: i64,
-    order: i64,
-    dive: bool,
-}
-
-const PLAIN: Weights = Weights {
-    found: 10,
-    down: 6,
-    buried: 1,
-    stock: 2,
-    blocker: 4,
-    loose: 2,
-    space: 8,
-    waste: 1,
-    depth: 0,
-    order: 0,
-    dive: false,
-};
-
-const DIVE: Weights = Weights {
-    dive: true,
-    ..PLAIN
-};
-
-/// The queues for a rule family, as `bestfirst.make_weights` chose them (its docstring
-/// has the measurements): Westcliff greedy with the generator's order as tie-break, with
-/// and without a cost per move, and a depth-first queue; Easthaven two weight sets.
-pub fn weights_for(rules: &Rules) -> Vec<Weights> {
-    if !rules.row_deals {
-        let greedy = Weights {
-            stock: 0,
-            order: 30,
-            ..PLAIN
-        };
-        if rules.ncols > 7 {
-            return vec![greedy, DIVE];
-        }
-        let with_depth = |depth| Weights { depth, ..greedy };
-        return vec![greedy, with_depth(5), with_depth(10), DIVE];
-    }
-    let lean = Weights {
-        stock: 0,
-        blocker: 8,
-        ..PLAIN
-    };
-    if rules.king_fill {
-        return vec![PLAIN, lean, DIVE];
-    }
-    vec![
-        PLAIN,
-        lean,
-        Weights { depth: 5, ..PLAIN },
-        Weights { depth: 5, ..lean },
-        DIVE,
-    ]
-}
+pub use weights::{weights_for, Weights};
 
 /// A queued position.
 #[derive(Clone, Copy)]
@@ -289,94 +225,6 @@ impl BestFirst {
         Ok(false)
     }
 
-    /// Keep each queue's best `live / KEEP_DIVISOR` positions and the links to them;
-    /// drop every other snapshot, link and key. The number of positions still queued, or
-    /// `Stop::Memory` when even that leaves no room below the limit.
-    fn forget(&mut self, live: usize) -> Result<usize, Stop> {
-        self.full = false;
-        self.forgotten += 1;
-        let n = self.queued.len();
-        let mut kept = vec![false; n];
-        let mut items: Vec<Vec<u64>> = Vec::with_capacity(self.queues.len());
-        for q in &mut self.queues {
-            let want = (live / KEEP_DIVISOR).max(1);
-            let mut best = Vec::with_capacity(want);
-            while best.len() < want {
-                let Some(Reverse(item)) = q.heap.pop() else {
-                    break;
-                };
-                let i = node_of(item) as usize;
-                if self.queued[i].snap != EXPANDED {
-                    kept[i] = true;
-                    best.push(item);
-                }
-            }
-            q.heap = BinaryHeap::new();
-            items.push(best);
-        }
-        // Parents come before their children, so one backward sweep marks every link.
-        let mut linked = kept.clone();
-        for i in (0..n).rev() {
-            let parent = self.queued[i].parent;
-            if linked[i] && parent != u32::MAX {
-                linked[parent as usize] = true;
-            }
-        }
-        let mut index = vec![u32::MAX; n];
-        let (mut queued, mut made) = (Vec::new(), Vec::new());
-        let mut arena = vec![arena_chunk()];
-        for i in (0..n).filter(|&i| linked[i]) {
-            let node = self.queued[i];
-            let moves = &self.made[node.seg as usize..(node.seg + node.seg_len) as usize];
-            let snap = if kept[i] {
-                let bytes = self.snapshot_bytes(node.snap);
-                if arena[arena.len() - 1].len() + bytes.len() > ARENA_CHUNK {
-                    arena.push(arena_chunk());
-                }
-                let last = arena.len() - 1;
-                let at = (last * ARENA_CHUNK + arena[last].len()) as u64;
-                arena[last].extend_from_slice(bytes);
-                at
-            } else {
-                EXPANDED
-            };
-            index[i] = queued.len() as u32;
-            queued.push(Node {
-                snap,
-                parent: if node.parent == u32::MAX {
-                    u32::MAX
-                } else {
-                    index[node.parent as usize]
-                },
-                seg: made.len() as u32,
-                ..node
-            });
-            made.extend_from_slice(moves);
-        }
-        (self.queued, self.made, self.arena) = (queued, made, arena);
-        self.seen = KeySet::new(self.memory_limit / 2);
-        let mut alive = 0;
-        for j in 0..self.queued.len() {
-            if self.queued[j].snap != EXPANDED {
-                self.restore(self.queued[j].snap);
-                self.pos.key(&mut self.key, &mut self.order);
-                self.seen.insert(&self.key);
-                alive += 1;
-            }
-        }
-        for (q, best) in self.queues.iter_mut().zip(items) {
-            for item in best {
-                let i = node_of(item) as usize;
-                let tag = tag_of(index[i]);
-                q.heap.push(Reverse((item & !0xffff_ffff) | tag));
-            }
-        }
-        if self.over_memory() {
-            return Err(Stop::Memory);
-        }
-        Ok(alive)
-    }
-
     /// The bytes of the snapshot at `snap` (as `restore` reads them).
     fn snapshot_bytes(&self, snap: u64) -> &[u8] {
         let chunk = &self.arena[(snap as usize) / ARENA_CHUNK];
@@ -451,6 +299,11 @@ impl BestFirst {
         Ok(false)
     }
 
+    /// The heuristic of scorer `s` on the current position.
+    fn score(&self, s: usize) -> i64 {
+        weights::score(&self.scorers[s], &self.pos)
+    }
+
     fn check_budget(&self) -> Result<(), Stop> {
         self.limits.check(self.nodes, || self.over_memory())
     }
@@ -505,55 +358,6 @@ impl BestFirst {
             };
             q.heap.push(Reverse((prio.max(0) as u64) << 32 | tag));
         }
-    }
-
-    /// The heuristic of scorer `s` on the current position (`bestfirst._scorer`): never
-    /// negative.
-    fn score(&self, s: usize) -> i64 {
-        let w = self.scorers[s];
-        let pos = &self.pos;
-        let offset = 52 * w.found + 10 * w.space + 2 * w.order;
-        let home: i64 = pos.found.iter().map(|&f| f as i64).sum();
-        let mut h = offset - w.found * home + w.stock * (pos.stock.len() - pos.dealt) as i64;
-        for i in 0..pos.rules.ncols {
-            let col = &pos.cols[i];
-            if col.is_empty() {
-                h -= w.space;
-                continue;
-            }
-            let d = pos.down[i] as usize;
-            h += w.down * d as i64;
-            if d > 0 {
-                h += w.buried * (col.len() - d) as i64;
-            }
-            let mut low = [99u8; 4];
-            let mut prev = 0u8;
-            for (k, &c) in col.iter().enumerate() {
-                let (s, r) = (suit(c), rank(c));
-                if r > low[s] {
-                    h += w.blocker;
-                } else {
-                    low[s] = r;
-                }
-                if k > d && !pos.fits(prev, c) {
-                    h += w.loose;
-                }
-                prev = c;
-            }
-        }
-        if !pos.waste.is_empty() {
-            let mut low = [99u8; 4];
-            for &c in &pos.waste {
-                let (s, r) = (suit(c), rank(c));
-                if r > low[s] {
-                    h += w.blocker;
-                } else {
-                    low[s] = r;
-                }
-            }
-            h += w.waste * (pos.waste.len() as i64 - 1);
-        }
-        h
     }
 
     /// Make the position the snapshot at `snap`.
