@@ -29,7 +29,7 @@ use crate::search::{Limits, Stop};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
-pub use weights::{weights_for, Weights};
+use weights::{weights_for, Weights};
 
 /// A queued position.
 #[derive(Clone, Copy)]
