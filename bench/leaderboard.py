@@ -32,6 +32,8 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from procstat import percentile
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -41,11 +43,6 @@ DAY = dt.date(2026, 11, 29)
 def with_db(url: str, name: str) -> str:
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, parts.fragment))
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def main() -> None:
@@ -226,12 +223,12 @@ def run(args: argparse.Namespace, scratch: str) -> None:
             for path, values in (("Redis", via_redis), ("PostgreSQL", via_sql)):
                 print(
                     f"| {label} | {path} | {len(values)} | {statistics.median(values):.2f} | "
-                    f"{percentile(values, 99):.2f} |"
+                    f"{percentile(values, 0.99):.2f} |"
                 )
         print()
         for kind, (via_redis, via_sql) in figures.items():
             p50 = statistics.median(via_sql) / statistics.median(via_redis)
-            p99 = percentile(via_sql, 99) / percentile(via_redis, 99)
+            p99 = percentile(via_sql, 0.99) / percentile(via_redis, 0.99)
             print(f"{kind}: SQL / Redis = {p50:.0f}x at p50, {p99:.0f}x at p99")
     finally:
         settings.REDIS_URL = redis_url

@@ -34,10 +34,11 @@ import time
 import uuid
 from pathlib import Path
 
+from procstat import cpu_seconds, loadavg
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 MOVE_JSON = '{"type": "move", "from": "t3", "to": "f", "count": 1}'
 STATE_JSON = (
     '{"cols": [["9S", "8H"], ["KD"], ["2C", "3H", "4S"], [], ["TD"], ["5C", "6D"], ["JH"]], '
@@ -45,20 +46,6 @@ STATE_JSON = (
     '"stock": ["AS", "2S", "3S", "4H", "5H", "6H", "7H", "8S", "9H", "TS", "JS", "QS", "KS", '
     '"AH", "2H", "3C", "4C", "5S", "6S", "7S", "8C", "9C", "TC"], "waste": []}'
 )
-
-
-def loadavg() -> str:
-    with open("/proc/loadavg") as handle:
-        return " ".join(handle.read().split()[:3])
-
-
-def cpu_seconds(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-    except FileNotFoundError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 def migrate(url: str) -> None:
