@@ -123,8 +123,10 @@ class Client:
     script: list[dict] = field(default_factory=list)
     script_pos: int = 0
 
-    async def start_play(self) -> None:
-        seed = self.rng.randrange(1, 2**31)
+    async def start_play(self, seed: int | None = None) -> None:
+        """Start a practice play of ``seed`` (a random one by default)."""
+        if seed is None:
+            seed = self.rng.randrange(1, 2**31)
         status, data = await self.http.request(
             "POST", "/api/v1/plays", {"preset": self.preset, "seed": seed}
         )
@@ -175,13 +177,7 @@ class Client:
         ``script_for``) in one request; a finished script starts a new play."""
         if self.play is None or self.script_pos >= len(self.script):
             seed = self.rng.choice(self.seeds)
-            status, data = await self.http.request(
-                "POST", "/api/v1/plays", {"preset": self.preset, "seed": seed}
-            )
-            if status != 201:
-                raise RuntimeError(f"starting a play: {status} {data[:300]!r}")
-            self.play = json.loads(data)
-            self.plays_started += 1
+            await self.start_play(seed)
             # Plays long enough for whole batches: a play's last batch is shorter, and its
             # start (not counted) costs server CPU inside the window.
             self.script = script_for(self.preset, seed, max(self.max_moves, 10 * self.batch_size))
@@ -200,13 +196,7 @@ class Client:
             self.play = None  # start over with a new play
 
     async def noop_once(self) -> None:
-        start = time.perf_counter()
-        try:
-            status, data = await self.http.request("POST", "/bench/noop", {})
-        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
-            status, data = 0, repr(error).encode()
-            await self.http.close()
-        end = time.perf_counter()
+        status, data, start, end = await self.timed_post("/bench/noop", {})
         ok = status == 200 and data == b"{}"
         self.samples.append(Sample(start, end, ok))
         if not ok and len(self.error_examples) < 3:
