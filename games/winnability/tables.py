@@ -112,6 +112,12 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f} %"
 
 
+def _decided_pct(decided: int, deals: int) -> str:
+    """The decided share, rounded down: 1,999 of 2,000 is 99.9 %, never 100.0 %, and a
+    goal such as 99.9 % reads as met only when it is."""
+    return f"{1000 * decided // deals / 10:.1f} %"
+
+
 def _secs(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
@@ -169,7 +175,7 @@ def markdown(version: str | None = None, configs: list[tuple[str, str]] | None =
             lines.append(
                 f"| {config_name(preset, options)} | {span} | {row.budget:g} s | {row.deals} "
                 f"| {row.won} "
-                f"| {row.lost} | {row.unknown} | {_pct(row.decided / row.deals)} | {share} "
+                f"| {row.lost} | {row.unknown} | {_decided_pct(row.decided, row.deals)} | {share} "
                 f"| {times} |"
             )
     return "\n".join(lines) + "\n"

@@ -13,7 +13,7 @@ from games.solver import UNKNOWN, WINNABLE, SolveResult, native
 from games.winnability import runs
 from games.winnability.configs import PRESET_VERSIONS, SOLVER_VERSION, solver_version
 from games.winnability.models import DealResult
-from games.winnability.tables import markdown, table
+from games.winnability.tables import _decided_pct, markdown, table
 
 pytestmark = pytest.mark.django_db
 
@@ -160,6 +160,15 @@ def test_markdown_table_has_counts_interval_and_times(scripted):
     assert "| seahaven | 1–10 | 10 s | 10 | 4 | 5 | 1 | 90.0 % |" in text
     assert "44.4 % [" in text
     assert markdown() in text
+
+
+@pytest.mark.parametrize(
+    "decided, deals, shown",
+    [(1999, 2000, "99.9 %"), (1997, 2000, "99.8 %"), (2000, 2000, "100.0 %"), (9, 10, "90.0 %")],
+)
+def test_the_decided_share_is_rounded_down(decided, deals, shown):
+    """One deal left of 2,000 must not read as 100 % decided (it did, 2026-12-05)."""
+    assert _decided_pct(decided, deals) == shown
 
 
 def test_the_results_file_in_the_repository_imports_cleanly():
