@@ -259,6 +259,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024)
 # --- The daily deals (games.daily; its modules explain each knob) ---------------------------
 # How many days ahead the hourly beat task prepares.
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
+# Minutes a ranked play may still move after its UTC day ends (games.daily.window); the
+# day's decks, solutions and replays are public only after that.
+RANKED_GRACE_MINUTES = env_int_between("RANKED_GRACE_MINUTES", 10, 0, 120)
 # The search's cap, in candidates' worth of screening, and a candidate's screening positions.
 DAILY_MAX_ATTEMPTS = env_int("DAILY_MAX_ATTEMPTS", 50)
 DAILY_SCREEN_NODES = env_int("DAILY_SCREEN_NODES", 50_000)

@@ -11,6 +11,7 @@ One package, one concern per module:
 ``service``        prepare a (day, preset); a day's deals for the API, on demand for today
 ``tasks``          the Celery tasks (beat: today and ``DAILY_DAYS_AHEAD`` days ahead)
 ``clock``          the UTC day
+``window``         the ranked window of a day: its deadline, and when the day is public
 =================  ==========================================================================
 
 Settings (declared in ``config/settings.py``): ``DAILY_SECRET``, ``DAILY_DAYS_AHEAD``,
@@ -29,6 +30,7 @@ from .locking import DealLocked, day_lock, lock_key
 from .search import SolverFailed
 from .selectors import missing_presets, stored_deal, stored_deals
 from .service import daily_deal, daily_deals, get_or_prepare_day, prepare, prepare_deal
+from .window import is_published, ranked_deadline
 
 __all__ = [
     "DealLocked",
@@ -39,10 +41,12 @@ __all__ = [
     "daily_deals",
     "day_lock",
     "get_or_prepare_day",
+    "is_published",
     "lock_key",
     "missing_presets",
     "prepare",
     "prepare_deal",
+    "ranked_deadline",
     "stored_deal",
     "stored_deals",
     "utc_today",
