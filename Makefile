@@ -10,7 +10,7 @@ STAMP := $(VENV)/.haven-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install native migrate daily worker beat schema clean
+.PHONY: run test lint format install native migrate daily worker beat schema docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,17 @@ lint: install
 format: install
 	$(VENV)/bin/ruff format .
 
+# The documentation site: docs/ as configured in mkdocs.yml, built strictly (a broken link,
+# anchor or nav entry fails) into site/ (git-ignored). Needs no network once installed: no
+# fonts, no CDN, no privacy or social plugin. `make run` does not build it.
+DOCS_STAMP := $(VENV)/.haven-docs-installed
+$(DOCS_STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q -e '.[docs]'
+	@touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 worker: install
 	$(VENV)/bin/celery -A config worker --loglevel=INFO
 
@@ -86,4 +97,4 @@ schema: install
 	$(PY) manage.py spectacular --validate --file schema.yaml
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .mypy_cache .import_linter_cache
+	rm -rf $(VENV) site .pytest_cache .ruff_cache .hypothesis .mypy_cache .import_linter_cache

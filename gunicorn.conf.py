@@ -1,7 +1,7 @@
 """gunicorn's settings for Haven: ``gunicorn -c gunicorn.conf.py config.wsgi:application``.
 
 The Dockerfile and docker-compose.yml start the web server this way; every value can be
-changed through the environment (README, "Faults and the server edge").
+changed through the environment (docs/operations/server-edge.md).
 
 * Workers: ``GUNICORN_WORKER_CLASS`` (default ``gthread``), ``GUNICORN_WORKERS`` (default
   one per core) and ``GUNICORN_THREADS`` (default 8). In ``bench/api.py`` (bench/README.md,

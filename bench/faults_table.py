@@ -1,4 +1,4 @@
-"""Render the fault tests' report as the README's table.
+"""Render the fault tests' report as the table of docs/reliability/faults.md.
 
     HAVEN_FAULTS_REPORT=/tmp/faults.jsonl DATABASE_URL=postgres://… REDIS_URL=redis://… \\
         python -m pytest tests/faults

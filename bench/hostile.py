@@ -1,15 +1,16 @@
-"""The README's "Hostile input" table, from the hostile tests' own counters.
+"""The "Hostile input" table of the docs, from the hostile tests' own counters.
 
-    .venv/bin/python bench/hostile.py [--readme] [--from-report FILE | pytest arguments…]
+    .venv/bin/python bench/hostile.py [--write] [--from-report FILE | pytest arguments…]
 
 Runs ``pytest tests/hostile`` with ``HOSTILE_REPORT`` set (``tests/hostile/tally.py``
 counts every hostile request per class of input: tried, answered 5xx, answered with a
 status other than the expected one, writes lost) and prints the table in Markdown. With
-``--readme`` it also replaces the table between the ``hostile-table`` markers in
-README.md. The environment is passed through, so ``DATABASE_URL`` / ``REDIS_URL`` choose
-PostgreSQL and Redis as for the tests; the table says which ran. ``--from-report FILE``
-reads the counters an earlier run wrote (``HOSTILE_REPORT=FILE pytest …``, e.g. the whole
-suite) instead of running the tests again.
+``--write`` it also replaces the table between the ``hostile-table`` markers in
+``docs/reliability/hostile-input.md``. The environment is passed through, so
+``DATABASE_URL`` / ``REDIS_URL`` choose PostgreSQL and Redis as for the tests; the table
+says which ran. ``--from-report FILE`` reads the counters an earlier run wrote
+(``HOSTILE_REPORT=FILE pytest …``, e.g. the whole suite) instead of running the tests
+again.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+PAGE = ROOT / "docs" / "reliability" / "hostile-input.md"
 START, END = "<!-- hostile-table:start -->", "<!-- hostile-table:end -->"
 
 
@@ -59,19 +61,18 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
-def update_readme(text: str) -> None:
-    readme = ROOT / "README.md"
-    content = readme.read_text()
+def update_page(text: str) -> None:
+    content = PAGE.read_text()
     pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
     if not pattern.search(content):
-        raise SystemExit(f"README.md has no {START} … {END} block")
-    readme.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", content))
+        raise SystemExit(f"{PAGE.relative_to(ROOT)} has no {START} … {END} block")
+    PAGE.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", content))
 
 
 def main() -> None:
     args = sys.argv[1:]
-    write = "--readme" in args
-    args = [arg for arg in args if arg != "--readme"]
+    write = "--write" in args
+    args = [arg for arg in args if arg != "--write"]
     if args[:1] == ["--from-report"]:
         result = json.loads(Path(args[1]).read_text())
     else:
@@ -79,7 +80,7 @@ def main() -> None:
     text = table(result)
     print(text)
     if write:
-        update_readme(text)
+        update_page(text)
 
 
 if __name__ == "__main__":

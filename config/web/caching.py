@@ -1,6 +1,6 @@
 """Conditional GETs: strong ``ETag``s, ``304 Not Modified`` and ``Cache-Control`` per resource.
 
-How long each answer holds (README, section Caching):
+How long each answer holds (docs/api/caching.md):
 
 * presets: the same until the next release (a day, revalidated by ETag after that);
 * a past day's deals and a frozen daily board: never change (``immutable``);

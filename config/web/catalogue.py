@@ -3,7 +3,7 @@
 One condition has one code and one status wherever it is met (an unknown preset in a body
 or in a URL, an unknown option in a body or a query string). The table is data: a new
 code is a new row, and ``tests/api/test_catalogue.py`` checks that every code raised in the
-source, every code in the schema and every code listed in the README is a row here.
+source, every code in the schema and every code listed in docs/api/errors.md is a row here.
 
 ``title`` and ``detail`` are English source strings marked for translation. The raising code
 writes the English ``detail`` (it may name the day, the seq or the preset); in another

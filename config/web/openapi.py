@@ -97,7 +97,7 @@ def caching_headers(*statuses: int) -> list[OpenApiParameter]:
         _header(
             "ETag", "strong validator of this answer; send it back in If-None-Match", statuses_
         ),
-        _header("Cache-Control", "how long the answer holds (README, Caching)", statuses_),
+        _header("Cache-Control", "how long the answer holds (docs: ETags and caching)", statuses_),
     ]
 
 

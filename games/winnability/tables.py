@@ -1,6 +1,6 @@
 """Summaries of the stored results: per configuration and budget, won / lost / unknown,
 the winnable share of the decided deals with its 95 % Wilson interval, and percentiles of
-the seconds per deal; as Markdown for the README.
+the seconds per deal; as Markdown for docs/solver/tables.md.
 
 A deal counts at budget ``b`` as decided when some budget up to ``b`` decided it (a deal
 is only retried at a larger budget while unknown), and as unknown when every budget up
@@ -146,10 +146,10 @@ def versions_line(versions: dict[str, str]) -> str:
 
 
 def markdown(version: str | None = None, configs: list[tuple[str, str]] | None = None) -> str:
-    """The README's table: one line per configuration and budget, each configuration's
-    results of ``version`` (by default its preset's own).  ``deals`` counts the deals with
-    a verdict at that budget: fewer than the seeds while a run is partway through retrying
-    a smaller budget's unknowns at it."""
+    """The table of docs/solver/tables.md: one line per configuration and budget, each
+    configuration's results of ``version`` (by default its preset's own).  ``deals`` counts
+    the deals with a verdict at that budget: fewer than the seeds while a run is partway
+    through retrying a smaller budget's unknowns at it."""
     configs = stored_configs(version) if configs is None else configs
     versions = {config_name(*c): version or solver_version(c[0]) for c in configs}
     lines = [

@@ -1,4 +1,4 @@
-"""One error catalogue: every code the source raises, the schema lists or the README names
+"""One error catalogue: every code the source raises, the schema lists or the docs name
 is a row of ``config.web.catalogue`` with one status, used everywhere."""
 
 from __future__ import annotations
@@ -72,10 +72,9 @@ def test_the_schema_lists_only_catalogued_codes_under_their_status(anon):
     )
 
 
-def test_the_readme_lists_exactly_the_catalogue():
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("<!-- error-catalogue:start -->")[1].split(
-        "<!-- error-catalogue:end -->"
-    )[0]
+def test_the_errors_page_lists_exactly_the_catalogue():
+    page = (ROOT / "docs" / "api" / "errors.md").read_text()
+    after_start = page.split("<!-- error-catalogue:start -->")[1]
+    section = after_start.split("<!-- error-catalogue:end -->")[0]
     rows = re.findall(r"^\| `([a-z_]+)` \| (\d{3}) \|", section, re.MULTILINE)
     assert rows == [(code, str(entry.status)) for code, entry in CATALOGUE.items()]

@@ -1,4 +1,4 @@
-"""The schema declares what README and the catalogue promise of limits and outages: the
+"""The schema declares what the docs and the catalogue promise of limits and outages: the
 RateLimit headers and 429 (with Retry-After) on every throttled operation, and 503
 database_unavailable (with Retry-After) on every operation; real answers match it."""
 

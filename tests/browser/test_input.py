@@ -68,7 +68,7 @@ def test_keyboard_drag_undo_and_resign(open_browser, transactional_db):
     targets = b.page.locator(".pile.target")
     expect(targets.first).to_be_visible()
     b.shot("targets")
-    b.shot_of("main", "readme")  # docs/screenshot.png is this picture
+    b.shot_of("main", "readme")  # docs/img/table.png is this picture
     b.page.keyboard.press("Escape")
     expect(targets).to_have_count(0)
 

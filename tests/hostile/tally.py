@@ -1,10 +1,10 @@
-"""Counters of the hostile requests the tests send, per class of input, for the README table.
+"""Counters of the hostile requests the tests send, per class of input, for the docs' table.
 
 Every request a hostile test sends goes through :func:`check`, which records it under its
 class (tried, answered 5xx, answered with a status outside the expected ones) before
 asserting; tests that write count the writes they lost with :func:`lost`. With
 ``HOSTILE_REPORT=<file>`` set, the session writes the counters there as JSON
-(``bench/hostile.py`` turns them into the README's table).
+(``bench/hostile.py`` turns them into the table of ``docs/reliability/hostile-input.md``).
 """
 
 from __future__ import annotations

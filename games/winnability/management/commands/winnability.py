@@ -4,7 +4,7 @@
         --seeds 1-2000 --budgets 10,60,600
     python manage.py winnability --configs all --seeds 1-200 --budgets 10 --python pypy3
     python manage.py winnability --import data/winnability.csv --export data/winnability.csv
-    python manage.py winnability --table            # Markdown, for the README
+    python manage.py winnability --table            # Markdown, for docs/solver/tables.md
 
 Steps, in this order, each optional: ``--import`` CSV files, run the deals, ``--export``
 the CSV, print the ``--table``.  The logic lives in :mod:`games.winnability.fanout`.
