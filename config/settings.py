@@ -211,7 +211,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks"]
+CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks", "games.expiry"]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
         "task": "games.tasks.prepare_upcoming_days",
@@ -226,6 +226,11 @@ CELERY_BEAT_SCHEDULE = {
     "freeze-yesterdays-boards": {
         "task": "leaderboard.tasks.freeze_yesterday",
         "schedule": crontab(minute=10),
+    },
+    # Ranked plays still open after their day's deadline (games.expiry): closed unfinished.
+    "expire-ranked-plays": {
+        "task": "games.expiry.expire_ranked_plays",
+        "schedule": 60.0,
     },
     # Scores a Redis outage or a killed process kept off the boards (leaderboard.catchup).
     "leaderboard-catch-up": {
