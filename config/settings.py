@@ -10,7 +10,8 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
   ``SOLVER_WORKERS``, ``SOLVER_PYTHON``, ``HINT_BUDGET_SECONDS``,
-  ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``WINNABILITY_SOLVER_VERSION``,
+  ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``THROTTLE_HINTS_ADDRESS``,
+  ``WINNABILITY_SOLVER_VERSION``,
   ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
   ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
@@ -335,6 +336,9 @@ REST_FRAMEWORK = {
         "moves": os.environ.get("THROTTLE_MOVES", "600/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "30/min"),
         "hints": os.environ.get("THROTTLE_HINTS", "10/min"),
+        # Hints per client address too (config.web.throttling): rotating accounts does not
+        # lift the limit. Generous, since players behind one NAT or school share an address.
+        "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "60/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

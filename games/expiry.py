@@ -13,9 +13,9 @@ from __future__ import annotations
 import datetime as dt
 
 from celery import shared_task
-from django.conf import settings
 from django.utils import timezone
 
+from .daily.window import first_unpublished_day
 from .models import Deal, Play, PlayStatus, Source
 from .task_policy import RELIABLE
 
@@ -27,8 +27,7 @@ LOOKBACK_DAYS = 14
 
 def last_closed_day(now: dt.datetime) -> dt.date:
     """The latest UTC day whose ranked deadline is at or before ``now``."""
-    grace = dt.timedelta(minutes=settings.RANKED_GRACE_MINUTES)
-    return (now - grace).astimezone(dt.UTC).date() - dt.timedelta(days=1)
+    return first_unpublished_day(now) - dt.timedelta(days=1)
 
 
 def expire_overdue_plays(now: dt.datetime | None = None) -> int:
