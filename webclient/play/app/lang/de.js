@@ -47,7 +47,7 @@ export default {
   player: "Spieler", result: "Ergebnis", won: "gewonnen", wins: "Siege", points: "Punkte", plays: "Spiele",
   current_streak: "Aktuelle Serie (Tage)", best_streak: "Beste Serie", win_rate: "Siegquote",
   no_ranked_yet: "Noch keine gewerteten Spiele beendet.", best_ranks: "Beste Plätze",
-  past_days: "Vergangene Tage", date: "Datum", no_solution: "Für dieses Spiel wurde keine Par-Lösung veröffentlicht.",
+  past_days: "Vergangene Tage", date: "Datum", not_published: "Karten und Par-Lösung erscheinen, sobald die Ranglistenpartien des Tages geschlossen sind, wenige Minuten nach Mitternacht UTC.", no_solution: "Für dieses Spiel wurde keine Par-Lösung veröffentlicht.",
   past_text: "Das Blatt des Tages, {verdict}, und die Par-Lösung des Solvers ({par} Züge).",
   replay_start: "Die Ausgangslage. Par: {par} Züge.", move_of: "Zug {k} von {n}",
   autoplay: "Abspielen", first: "Anfang", previous: "Zurück", next: "Vor", last: "Ende",

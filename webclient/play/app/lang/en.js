@@ -47,7 +47,7 @@ export default {
   player: "Player", result: "Result", won: "won", wins: "Wins", points: "Points", plays: "Games",
   current_streak: "Current streak (days)", best_streak: "Best streak", win_rate: "Win rate",
   no_ranked_yet: "No ranked games finished yet.", best_ranks: "Best ranks",
-  past_days: "Past days", date: "Date", no_solution: "No par solution was published for this deal.",
+  past_days: "Past days", date: "Date", not_published: "The deck and par solution are published once the day's ranked plays are closed, a few minutes after midnight UTC.", no_solution: "No par solution was published for this deal.",
   past_text: "The day's deck, {verdict}, and the solver's par solution ({par} moves).",
   replay_start: "The deal. Par: {par} moves.", move_of: "Move {k} of {n}",
   autoplay: "Play", first: "Start", previous: "Back", next: "Forward", last: "End",
