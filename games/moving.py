@@ -13,6 +13,11 @@ move's ``index``. The rules of a single move hold for each move of a batch; in a
 a move that turns a face-down card or deals must also be the batch's last, since a later
 move of the same batch, refused, would roll the reveal back and so let the player look
 under a card without playing the move (which ranked undo exists to prevent).
+
+A ranked play moves only until its day's deadline (``games.daily.ranked_deadline``, from
+the locked row's ``daily_date``: no extra query). A request after it, whatever it holds
+(moves, undo, resign), closes the play as ``expired`` and is refused with a
+``ClosingRefusal`` ``ranked_play_expired``, whose write stands (docs/fair-play-rules.md).
 """
 
 from __future__ import annotations
