@@ -7,8 +7,8 @@ suits relabelled, interchangeable piles reordered, any preset), so a disguised c
 live daily is recognised as well as the deck itself (docs/fair-play-rules.md).
 
 A daily deal's deck never changes once stored, so its keys are computed once per process
-and kept by the deal's id; a request reads the ids and decks of the live dailies (a few
-dozen rows, one query) and keys only the deals it has not met yet.
+and kept by the deal's id; a request reads the ids of the live dailies (a few dozen rows,
+one query) and the decks only of those it has not met yet.
 """
 
 from __future__ import annotations
@@ -27,23 +27,17 @@ _KEYS: dict[uuid.UUID, frozenset[str]] = {}
 _MAX_REMEMBERED = 1024
 
 
-def _keys_of(deal_id: uuid.UUID, deck: list[str]) -> frozenset[str]:
-    keys = _KEYS.get(deal_id)
-    if keys is None:
-        if len(_KEYS) >= _MAX_REMEMBERED:
-            _KEYS.clear()  # past days' deals: they are never live again
-        keys = _KEYS[deal_id] = engine.deal_keys(engine.parse_deck(deck))
-    return keys
-
-
 def live_daily_keys(now: dt.datetime | None = None) -> frozenset[str]:
     """The canonical keys of every stored daily deal not yet published at ``now``."""
-    first = first_unpublished_day(now)
-    rows = Deal.objects.filter(source=Source.DAILY, date__gte=first).values_list("id", "deck")
-    keys: set[str] = set()
-    for deal_id, deck in rows:
-        keys |= _keys_of(deal_id, deck)
-    return frozenset(keys)
+    live = Deal.objects.filter(source=Source.DAILY, date__gte=first_unpublished_day(now))
+    found = {deal_id: _KEYS.get(deal_id) for deal_id in live.values_list("id", flat=True)}
+    unknown = [deal_id for deal_id, keys in found.items() if keys is None]
+    if unknown:
+        if len(_KEYS) + len(unknown) > _MAX_REMEMBERED:
+            _KEYS.clear()  # mostly past days' deals, never live again
+        for deal_id, deck in Deal.objects.filter(id__in=unknown).values_list("id", "deck"):
+            found[deal_id] = _KEYS[deal_id] = engine.deal_keys(engine.parse_deck(deck))
+    return frozenset().union(*(keys for keys in found.values() if keys is not None))
 
 
 def is_live_daily(cards: Sequence[int], now: dt.datetime | None = None) -> bool:
