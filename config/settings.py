@@ -10,7 +10,8 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
   ``SOLVER_WORKERS``, ``SOLVER_PYTHON``, ``HINT_BUDGET_SECONDS``,
-  ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``WINNABILITY_SOLVER_VERSION``,
+  ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``THROTTLE_HINTS_ADDRESS``,
+  ``WINNABILITY_SOLVER_VERSION``,
   ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
   ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
@@ -211,7 +212,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks"]
+CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks", "games.expiry"]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
         "task": "games.tasks.prepare_upcoming_days",
@@ -226,6 +227,11 @@ CELERY_BEAT_SCHEDULE = {
     "freeze-yesterdays-boards": {
         "task": "leaderboard.tasks.freeze_yesterday",
         "schedule": crontab(minute=10),
+    },
+    # Ranked plays still open after their day's deadline (games.expiry): closed unfinished.
+    "expire-ranked-plays": {
+        "task": "games.expiry.expire_ranked_plays",
+        "schedule": 60.0,
     },
     # Scores a Redis outage or a killed process kept off the boards (leaderboard.catchup).
     "leaderboard-catch-up": {
@@ -330,6 +336,9 @@ REST_FRAMEWORK = {
         "moves": os.environ.get("THROTTLE_MOVES", "600/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "30/min"),
         "hints": os.environ.get("THROTTLE_HINTS", "10/min"),
+        # Hints per client address too (config.web.throttling): rotating accounts does not
+        # lift the limit. Generous, since players behind one NAT or school share an address.
+        "hints_address": os.environ.get("THROTTLE_HINTS_ADDRESS", "60/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -42,5 +42,11 @@ class DomainError(Exception):
         return (_rebuild, (type(self), self.code, self.detail, self.extra))
 
 
+class ClosingRefusal(DomainError):
+    """A refusal that also closed something which must stay closed: a move on a ranked play
+    past its deadline is refused *and* expires the play. The web layer keeps the service's
+    writes (``config.web.idempotency``) instead of rolling them back with the request."""
+
+
 def _rebuild(cls: type[DomainError], code: str, detail: str, extra: dict[str, Any]) -> DomainError:
     return cls(code, detail, **extra)

@@ -32,6 +32,9 @@ class PlayStatus(models.TextChoices):
     WON = "won", "won"
     LOST = "lost", "lost"
     RESIGNED = "resigned", "resigned"
+    #: A ranked play still open at its day's deadline (``games.daily.ranked_deadline``),
+    #: closed unfinished: no score, no streak (docs/fair-play-rules.md).
+    EXPIRED = "expired", "expired"
 
 
 class Deal(models.Model):

@@ -255,6 +255,16 @@ class MoveTransaction:
                 cursor.execute(_INSERT + values, insert_params)
                 cursor.execute(_UPDATE.format(json="%s"), update_params)
 
+    def expire(self, play: PlayRow, now: dt.datetime) -> None:
+        """Close ``play`` as expired, unfinished (and commit, when the transaction is ours)."""
+        play.status = PlayStatus.EXPIRED
+        play.finished_at = now
+        params = [play.status, connection.ops.adapt_datetimefield_value(now), _uuid_param(play.id)]
+        commit = self.own and connection.vendor == "postgresql"
+        with connection.cursor() as cursor:
+            cursor.execute(_EXPIRE + ("; COMMIT" if commit else ""), params)
+        self.open = False
+
     def logged_moves(self, play: PlayRow) -> list[tuple[dict[str, Any], bool]]:
         """The play's log in order: (move in API form, did it reveal a hidden card)."""
         with connection.cursor() as cursor:
@@ -282,6 +292,7 @@ _UPDATE = (
     "UPDATE games_play SET seq = %s, state = {json}, foundation_cards = %s, moves_count = %s, "
     "undos = %s, status = %s, finished_at = %s, seconds = %s WHERE id = %s"
 )
+_EXPIRE = "UPDATE games_play SET status = %s, finished_at = %s WHERE id = %s"
 _PG_WRITE = (
     "WITH log AS (INSERT INTO games_move "
     "(play_id, seq, move, text, reveals_hidden, state_hash, created_at) "

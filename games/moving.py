@@ -13,6 +13,11 @@ move's ``index``. The rules of a single move hold for each move of a batch; in a
 a move that turns a face-down card or deals must also be the batch's last, since a later
 move of the same batch, refused, would roll the reveal back and so let the player look
 under a card without playing the move (which ranked undo exists to prevent).
+
+A ranked play moves only until its day's deadline (``games.daily.ranked_deadline``, from
+the locked row's ``daily_date``: no extra query). A request after it, whatever it holds
+(moves, undo, resign), closes the play as ``expired`` and is refused with a
+``ClosingRefusal`` ``ranked_play_expired``, whose write stands (docs/fair-play-rules.md).
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from django.utils import timezone
 from config.web.problems import redact_cards
 
 from . import engine
-from .errors import DomainError
+from .daily.window import ranked_deadline
+from .errors import ClosingRefusal, DomainError
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
 from .signals import play_finished
@@ -56,28 +62,53 @@ def _apply(
         play = tx.lock(play_id, player_id)
         if play is None:
             raise DomainError("not_found", "no such play")
+        if play.status == PlayStatus.EXPIRED:
+            raise _expired(play, DomainError)
         if play.finished:
             raise DomainError("play_finished", f"this play is over ({play.status})")
-        if seq != play.seq:
-            raise DomainError(
-                "stale_sequence",
-                f"the play is at seq {play.seq}, the move was sent for seq {seq}",
-                seq=play.seq,
-            )
-        rules = engine.get_rules(play.preset, play.options)
-        state = engine.state_from_json(rules, play.state)
-        run = _Run(tx, play, rules, batch)
-        rows = []
-        for index, move in enumerate(moves):
-            state, row = run.step(index, move, state)
-            rows.append(row)
-        play.engine_state = state
-        play.state = engine.state_to_json(state)
-        play.foundation_cards = engine.foundation_cards(state)
-        if play.finished:
-            tx.after_commit(lambda: _announce(play.id))
-        tx.append(play, rows)
+        now = timezone.now()
+        if play.ranked and play.daily_date is not None and now >= ranked_deadline(play.daily_date):
+            tx.expire(play, now)
+        else:
+            _apply_locked(tx, play, seq, moves, batch=batch)
+    if play.status == PlayStatus.EXPIRED:  # expired just now: the refusal keeps it so
+        raise _expired(play, ClosingRefusal)
     return play
+
+
+def _expired(play: PlayRow, kind: type[DomainError]) -> DomainError:
+    """``ranked_play_expired`` (only ranked plays, which have a ``daily_date``, expire)."""
+    deadline = ranked_deadline(play.daily_date).isoformat()  # type: ignore[arg-type]
+    return kind(
+        "ranked_play_expired",
+        f"the ranked play of {play.daily_date} closed at {deadline}; it ended unfinished",
+        deadline=deadline,
+    )
+
+
+def _apply_locked(
+    tx: MoveTransaction, play: PlayRow, seq: int, moves: list[engine.Move], *, batch: bool
+) -> None:
+    """Apply ``moves`` to the locked, open ``play`` and write the log rows and the play."""
+    if seq != play.seq:
+        raise DomainError(
+            "stale_sequence",
+            f"the play is at seq {play.seq}, the move was sent for seq {seq}",
+            seq=play.seq,
+        )
+    rules = engine.get_rules(play.preset, play.options)
+    state = engine.state_from_json(rules, play.state)
+    run = _Run(tx, play, rules, batch)
+    rows = []
+    for index, move in enumerate(moves):
+        state, row = run.step(index, move, state)
+        rows.append(row)
+    play.engine_state = state
+    play.state = engine.state_to_json(state)
+    play.foundation_cards = engine.foundation_cards(state)
+    if play.finished:
+        tx.after_commit(lambda: _announce(play.id))
+    tx.append(play, rows)
 
 
 class _Run:

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from . import engine
-from .daily import daily_deal, utc_today
+from .daily import daily_deal, is_live_daily, utc_today
 from .errors import DomainError
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
@@ -46,26 +46,33 @@ def start_play(
     pysol_deal: int | None = None,
 ) -> Play:
     """Start a ranked play of today's daily deal, or a practice play of a seed, deck or
-    PySolFC deal number. Exactly one source must be given (the serializer checks it).
+    PySolFC deal number. Exactly one source must be given (the serializer checks it). A
+    practice deal that is a live daily deal, in any disguise, is ``live_daily_deal``.
 
     Engine errors (unknown preset or option, bad deck, seed out of range) propagate; a
     second ranked play of the same preset and day is ``DomainError`` ``already_played``.
     """
     rules = engine.get_rules(preset, options or {})
+    deal: Deal | None = None
     if daily is not None:
         deal = _daily_deal_for_ranked_play(daily, preset)
         cards = engine.parse_deck(deal.deck)
     elif seed is not None:
         cards = engine.deck_from_seed(seed)
-        deal = _practice_deal(preset, Source.SEED, cards, seed=seed)
     elif pysol_deal is not None:
         cards = engine.deck_from_pysol(pysol_deal)
-        deal = _practice_deal(preset, Source.PYSOL, cards, pysol_deal=pysol_deal)
     elif deck is not None:
         cards = engine.parse_deck(deck)
-        deal = None
     else:  # pragma: no cover - the serializer requires one source
         raise DomainError("validation_error", "give one of daily, seed, deck or pysol_deal")
+    if daily is None:
+        # Whatever the source, preset or options: the cards decide (games.daily.live).
+        if is_live_daily(cards):
+            raise live_daily_refusal()
+        if seed is not None:
+            deal = _practice_deal(preset, Source.SEED, cards, seed=seed)
+        elif pysol_deal is not None:
+            deal = _practice_deal(preset, Source.PYSOL, cards, pysol_deal=pysol_deal)
 
     state = engine.new_game(rules, cards)
     ranked = daily is not None
@@ -103,6 +110,15 @@ def start_play(
             raise _already_played(rules.name, daily) from error
         raise
     return play
+
+
+def live_daily_refusal() -> DomainError:
+    """A practice play or a hint of a live daily deal (``games.daily.live``)."""
+    return DomainError(
+        "live_daily_deal",
+        "this deal is a daily deal that can still be played ranked; practise it once its "
+        "day is published",
+    )
 
 
 def _already_played(preset: str, day: dt.date) -> DomainError:

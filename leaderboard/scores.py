@@ -32,14 +32,18 @@ from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
 
 log = logging.getLogger(__name__)
 
+#: A play still open, or closed by its day's deadline before it ended, has no result.
+_UNFINISHED = (PlayStatus.PLAYING, PlayStatus.EXPIRED)
+
 
 def board_of(preset: str, options: dict[str, Any] | None) -> str:
     return engine.get_rules(preset, options or {}).key
 
 
 def record_play(play: Play) -> Score | None:
-    """Score a finished ranked play (idempotent: a second call returns the same row)."""
-    if not play.ranked or play.daily_date is None or play.status == PlayStatus.PLAYING:
+    """Score a finished ranked play (idempotent: a second call returns the same row). An
+    open or expired play is unfinished: no score (docs/fair-play-rules.md)."""
+    if not play.ranked or play.daily_date is None or play.status in _UNFINISHED:
         return None
     board = board_of(play.preset, play.options)
     day = play.daily_date
@@ -201,7 +205,7 @@ def rescore_missing(since_day: dt.date | None = None) -> int:
     """Score every finished ranked play that has no score yet (after a crash; only the
     dailies of ``since_day`` and later if given); return the count."""
     count = 0
-    plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status=PlayStatus.PLAYING)
+    plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status__in=_UNFINISHED)
     if since_day is not None:
         # Through the few recent daily deals, so the (deal, status) index finds the plays.
         plays = plays.filter(deal__source="daily", deal__date__gte=since_day)

@@ -147,6 +147,22 @@ CATALOGUE: dict[str, Entry] = {
         _("The play is at seq %(seq)s; send the move again with that seq."),
     ),
     "play_finished": Entry(409, _("Play is finished"), _("This play is over.")),
+    "ranked_play_expired": Entry(
+        409,
+        _("Ranked play expired"),
+        _(
+            "The ranked play's day ended (its grace included) before the play did; it is "
+            "closed as expired, unfinished."
+        ),
+    ),
+    "live_daily_deal": Entry(
+        409,
+        _("Live daily deal"),
+        _(
+            "This deal is a daily deal that can still be played ranked; it can be practised "
+            "once its day is published."
+        ),
+    ),
     "username_taken": Entry(409, _("Username taken"), _("That username is taken.")),
     "group_full": Entry(409, _("Group full"), _("The group has no room for another member.")),
     # --- 422: understood, but refused -------------------------------------------------------

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.errors import DomainError
+from games.errors import ClosingRefusal, DomainError
 from games.models import IdempotencyKey
 
 from .problems import PROBLEM_CONTENT_TYPE, problem_for_exception
@@ -87,10 +87,15 @@ def idempotent(request: Request, handler: Callable[[], Response]) -> Response:
 
 def _run(handler: Callable[[], Response]) -> Response:
     """The handler's response, with a known error turned into its problem response so that
-    it is stored (and rolled back, within its own savepoint) like any answer."""
+    it is stored (and rolled back, within its own savepoint) like any answer; a
+    ``ClosingRefusal``'s writes are kept (an expired ranked play stays expired)."""
     try:
         with transaction.atomic():
-            return handler()
+            try:
+                return handler()
+            except ClosingRefusal as refusal:
+                closing = refusal  # leave the savepoint normally: what it closed stays closed
+        raise closing
     except Exception as exc:
         result = problem_for_exception(exc)
         if result is None:

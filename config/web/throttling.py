@@ -1,5 +1,12 @@
 """Exact rate limits per user (per client address for auth), with IETF RateLimit headers.
 
+A scope may also be counted per client address for signed-in users: a rate named
+``<scope>_address`` (``hints_address``, ``THROTTLE_HINTS_ADDRESS``) is a second counter
+keyed by the address (counting the requests the account's own limit let through), and a
+request must pass both, so rotating accounts from one address does not lift the limit.
+Honest players share addresses (carrier NAT, a school), so that rate is set several times
+the per-user one (default 60/min against 10/min).
+
 Each scope (``plays``, ``moves``, ``auth``) allows ``q`` requests per window of ``w`` seconds
 (``THROTTLE_*`` settings such as ``120/min``), counted in a *fixed window that starts with a
 client's first request*: the first request creates the counter with a time to live of ``w``,
@@ -164,6 +171,23 @@ def client_address(request: HttpRequest) -> str:
 # --- DRF -------------------------------------------------------------------------------------
 
 
+#: ``<scope>_address`` in the rates: the scope is also counted per client address.
+ADDRESS_SUFFIX = "_address"
+
+
+def _count(scope: str, rate: str, ident: str) -> Decision:
+    limit, window = parse_rate(rate)
+    count, reset = hit(f"throttle:{scope}:{ident}", window)
+    return Decision(scope, limit, window, count, reset)
+
+
+def _stricter(first: Decision, second: Decision) -> Decision:
+    """The decision a client hears: a refusal if either refuses, else the one with less left."""
+    if first.allowed != second.allowed:
+        return second if first.allowed else first
+    return second if second.remaining < first.remaining else first
+
+
 class ScopedThrottle(BaseThrottle):
     """The view's ``throttle_scope`` at the rate of the current ``REST_FRAMEWORK`` settings
     (read per request, so ``override_settings`` takes effect), keyed by user or address."""
@@ -173,19 +197,25 @@ class ScopedThrottle(BaseThrottle):
 
     def allow_request(self, request, view) -> bool:
         scope = getattr(view, "throttle_scope", None)
-        rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope) if scope else None
+        rates = api_settings.DEFAULT_THROTTLE_RATES
+        rate = rates.get(scope) if scope else None
         if not rate:
             return True
-        limit, window = parse_rate(rate)
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            ident = f"user:{user.pk}"
+            decision = _count(scope, rate, f"user:{user.pk}")
+            address_rate = rates.get(f"{scope}{ADDRESS_SUFFIX}")
+            if address_rate and decision.allowed:
+                # Accounts are cheap: the address's own count stops a rotation of them. A
+                # request the account's limit refused does not eat its neighbours' share.
+                ident = f"addr:{client_address(request._request)}"
+                by_address = _count(f"{scope}{ADDRESS_SUFFIX}", address_rate, ident)
+                decision = _stricter(decision, by_address)
         else:
-            ident = f"addr:{client_address(request._request)}"
-        count, reset = hit(f"throttle:{scope}:{ident}", window)
-        self.decision = Decision(scope, limit, window, count, reset)
-        setattr(request._request, REQUEST_ATTRIBUTE, self.decision)
-        return self.decision.allowed
+            decision = _count(scope, rate, f"addr:{client_address(request._request)}")
+        self.decision = decision
+        setattr(request._request, REQUEST_ATTRIBUTE, decision)
+        return decision.allowed
 
     def wait(self) -> float | None:
         return None if self.decision is None else self.decision.reset_seconds

@@ -170,10 +170,10 @@ class DailyDealSerializer(serializers.Serializer):
     verdict = serializers.ChoiceField(choices=PUBLIC_VERDICTS)
     par = serializers.IntegerField(allow_null=True, help_text="length of the shortest solution")
     deck = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="only once the day is over"
+        child=serializers.CharField(), required=False, help_text="only once the day is published"
     )
     solution = serializers.ListField(
-        child=MoveField(), required=False, help_text="only once the day is over"
+        child=MoveField(), required=False, help_text="only once the day is published"
     )
 
     def to_representation(self, deal: Deal) -> dict[str, Any]:

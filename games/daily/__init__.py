@@ -12,6 +12,7 @@ One package, one concern per module:
 ``tasks``          the Celery tasks (beat: today and ``DAILY_DAYS_AHEAD`` days ahead)
 ``clock``          the UTC day
 ``window``         the ranked window of a day: its deadline, and when the day is public
+``live``           the live dailies (not yet public): is a deck one of them, in any disguise
 =================  ==========================================================================
 
 Settings (declared in ``config/settings.py``): ``DAILY_SECRET``, ``DAILY_DAYS_AHEAD``,
@@ -26,11 +27,12 @@ from __future__ import annotations
 
 from .candidates import candidate_deck, candidate_seed
 from .clock import utc_today
+from .live import is_live_daily, live_daily_keys
 from .locking import DealLocked, day_lock, lock_key
 from .search import SolverFailed
 from .selectors import missing_presets, stored_deal, stored_deals
 from .service import daily_deal, daily_deals, get_or_prepare_day, prepare, prepare_deal
-from .window import is_published, ranked_deadline
+from .window import first_unpublished_day, is_published, ranked_deadline
 
 __all__ = [
     "DealLocked",
@@ -40,8 +42,11 @@ __all__ = [
     "daily_deal",
     "daily_deals",
     "day_lock",
+    "first_unpublished_day",
     "get_or_prepare_day",
+    "is_live_daily",
     "is_published",
+    "live_daily_keys",
     "lock_key",
     "missing_presets",
     "prepare",

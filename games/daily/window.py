@@ -24,3 +24,9 @@ def ranked_deadline(day: dt.date) -> dt.datetime:
 def is_published(day: dt.date, now: dt.datetime | None = None) -> bool:
     """Whether ``day``'s decks, solutions and replays may be shown: its ranked window is over."""
     return (now or timezone.now()) >= ranked_deadline(day)
+
+
+def first_unpublished_day(now: dt.datetime | None = None) -> dt.date:
+    """The earliest UTC day not yet published: yesterday within the grace, else today."""
+    grace = dt.timedelta(minutes=settings.RANKED_GRACE_MINUTES)
+    return ((now or timezone.now()) - grace).astimezone(dt.UTC).date()

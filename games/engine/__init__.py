@@ -8,10 +8,12 @@ The public surface is re-exported here; see each module for the why:
 * :mod:`.moves` — :class:`Move` in JSON and text form;
 * :mod:`.game` — legal moves, applying a move, status, replay;
 * :mod:`.deals` — decks from card lists, seeds and PySolFC game numbers;
+* :mod:`.dealkeys` — a deck's canonical keys, the same for every disguise of one game;
 * :mod:`.view` — :func:`visible`, the only view of a state a player gets.
 """
 
 from .cards import NAMES, RANK, RED, SUIT, SUITS, card, card_name, parse_card
+from .dealkeys import deal_keys
 from .deals import (
     MAX_PYSOL_DEAL,
     MAX_SEED,
@@ -72,6 +74,7 @@ __all__ = [
     "card",
     "card_name",
     "coerce_move",
+    "deal_keys",
     "deck_from_pysol",
     "deck_from_seed",
     "foundation_cards",

@@ -22,7 +22,8 @@ positions could otherwise undo each other).  Answers are cached per exact positi
 solver version in the key): decided ones in the
 Django cache and in the database (:class:`.models.HintAnswer`, so they survive a cache
 flush and are shared by every web process), ``unknown`` only in the Django cache, for a
-few minutes.  Ranked plays get no hints (``hints_not_allowed``).
+few minutes.  Ranked plays get no hints (``hints_not_allowed``), nor does a practice play
+whose deal is a live daily deal in any disguise (``live_daily_deal``, ``games.daily.live``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from games import engine, services
+from games import daily, engine, services
 from games.errors import DomainError
 from games.solver import (
     UNWINNABLE,
@@ -219,6 +220,9 @@ def hint(play_id: uuid.UUID | str, player: AbstractBaseUser) -> dict[str, Any]:
         )
     if play.finished:
         raise DomainError("play_finished", f"this play is over ({play.status})")
+    if daily.is_live_daily(engine.parse_deck(play.deal.deck)):
+        # A practice play started before its deal became a daily (or with its deck).
+        raise services.live_daily_refusal()
     state = engine.state_from_json(services.rules_of(play), play.state)
     found, cached = cached_or_solved(state)
     answer = {"result": found["result"], "move": found["move"], "seq": play.seq, "cached": cached}

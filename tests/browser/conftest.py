@@ -54,6 +54,9 @@ def _browser_test_setup(settings, monkeypatch):
     """Generous throttles; daily deals come from the fixtures, never from the solver; a
     time limit for the whole test."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
+    # Yesterday is published at midnight, not ten minutes later: a run just after midnight
+    # UTC sees the past day's playback as any other run does.
+    settings.RANKED_GRACE_MINUTES = 0
     no_daily_preparation(monkeypatch)
     # The live server answers each request in a thread of its own: with persistent
     # connections (DB_CONN_MAX_AGE) each would keep its PostgreSQL session open after the

@@ -126,9 +126,10 @@ def test_future_and_current_decks_appear_in_no_response(settings):
 
 
 @pytest.mark.redis
-def test_a_past_day_shows_decks_and_par_solutions_that_win(workers):
+def test_a_past_day_shows_decks_and_par_solutions_that_win(workers, settings):
     """A worker prepared yesterday; now that it is over, the API shows each deck and par
     solution, and every solution replays through the engine to a win."""
+    settings.RANKED_GRACE_MINUTES = 0  # published at midnight: no flake just after it
     yesterday = utc_today() - dt.timedelta(days=1)
     workers.start("w1", HAVEN_TEST_MAX_ATTEMPTS="2")
     tasks.prepare_daily.apply_async((yesterday.isoformat(),), queue=workers.queue).get(timeout=60)

@@ -106,7 +106,9 @@ class DailyView(APIView):
     )
     def get(self, request: Request, date: str) -> Response:
         """The daily deals of a UTC date: id, verdict and par per preset. A past day adds
-        each deck and par solution; today's deck is never shown; future dates are 404."""
+        each deck and par solution once it is published: at the day's ranked deadline (the
+        next UTC midnight plus ``RANKED_GRACE_MINUTES``, default 10); until then it answers
+        as today does. Today's deck is never shown; future dates are 404."""
         today = daily.utc_today()
         day = parse_day(date, today)
         if day > today:
@@ -114,15 +116,19 @@ class DailyView(APIView):
         deals = daily.daily_deals(day)
         if not deals and day < today:
             raise Problem(404, "not_found", f"there were no daily deals on {day}")
-        context = {"day_over": day < today}
+        # Decks and solutions only once no ranked play of the day can move any more (its
+        # deadline, grace included): until then yesterday answers as today does.
+        published = daily.is_published(day)
+        context = {"day_over": published}
         body = {
             "date": day.isoformat(),
             "deals": {
                 deal.preset: DailyDealSerializer(deal, context=context).data for deal in deals
             },
         }
-        # A past day never changes; today's deals may still be prepared while it lasts.
-        return caching.cached(request, body, caching.IMMUTABLE if day < today else caching.SHORT)
+        # A published day never changes; before, its deals may still be prepared (today)
+        # and its decks are still to come.
+        return caching.cached(request, body, caching.IMMUTABLE if published else caching.SHORT)
 
 
 class HealthView(APIView):

@@ -115,6 +115,7 @@ class PlaysView(generics.GenericAPIView):
                 "unknown_option",
                 "invalid_option",
                 "daily_over",
+                "live_daily_deal",
                 "invalid_idempotency_key",
                 "daily_not_available",
                 "already_played",
@@ -232,6 +233,7 @@ class MovesView(APIView):
                 "not_found",
                 "stale_sequence",
                 "play_finished",
+                "ranked_play_expired",
                 "precondition_failed",
                 "illegal_move",
                 "batch_after_reveal",
@@ -273,7 +275,9 @@ class MovesView(APIView):
     def post(self, request: Request, play_id: uuid.UUID) -> Response:
         """Apply one move (or undo / resign) and return the new state. ``seq`` must equal
         the play's seq (409 ``stale_sequence``); an illegal move is 422 ``illegal_move``
-        with the rule in ``rule``; a move on a finished play is 409 ``play_finished``.
+        with the rule in ``rule``; a move on a finished play is 409 ``play_finished``; on a
+        ranked play past its day's deadline (UTC midnight plus ``RANKED_GRACE_MINUTES``)
+        409 ``ranked_play_expired``, and the play is closed as ``expired``, unfinished.
         With ``If-Match: <the play's ETag>`` the move applies only to that version of the
         play (412 ``precondition_failed`` otherwise), and ``seq`` may be left out.
 

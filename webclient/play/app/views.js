@@ -206,7 +206,8 @@ export function pastScreen(app, date, preset) {
       ),
     );
     if (!deal.deck || !deal.solution || !deal.solution.length) {
-      clear(root, head, tabs, h("p", { class: "muted" }, t("no_solution")));
+      // No deck yet: the day's ranked plays may still move (its grace after midnight).
+      clear(root, head, tabs, h("p", { class: "muted" }, t(deal.deck ? "no_solution" : "not_published")));
       return;
     }
     const states = positions(preset, deal.deck, deal.solution);
