@@ -147,7 +147,9 @@ CATALOGUE: dict[str, Entry] = {
         _("The play is at seq %(seq)s; send the move again with that seq."),
     ),
     "play_finished": Entry(409, _("Play is finished"), _("This play is over.")),
-    "username_taken": Entry(409, _("Username taken"), _("That username is taken.")),
+    "username_taken": Entry(
+        409, _("Username taken"), _("That username is taken, or could pass for a name that is.")
+    ),
     "group_full": Entry(409, _("Group full"), _("The group has no room for another member.")),
     # --- 422: understood, but refused -------------------------------------------------------
     "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),
