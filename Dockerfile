@@ -30,9 +30,13 @@ RUN mkdir -p config games leaderboard \
 COPY . .
 COPY --from=prover /src/target/release/haven-prover /usr/local/bin/haven-prover
 ENV SOLVER_NATIVE=haven-prover
-RUN SECRET_KEY=build python manage.py compile_translations \
+# Build steps load the settings, which want both secrets (never one from the repository):
+# throwaway random ones, gone with the step.
+RUN export SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+    && export DAILY_SECRET="$SECRET_KEY" \
+    && python manage.py compile_translations \
     && pip install --no-deps . \
-    && SECRET_KEY=collectstatic python manage.py collectstatic --noinput \
+    && python manage.py collectstatic --noinput \
     && useradd --system --uid 10001 haven
 USER haven
 

@@ -9,6 +9,10 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.haven-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Local mode (config/secret_settings.py, docs/secrets-and-names.md): SECRET_KEY and
+# DAILY_SECRET not in the environment are made at random on the first start and kept in
+# local-secrets.json (mode 0600). Production sets both and leaves HAVEN_LOCAL unset.
+export HAVEN_LOCAL ?= 1
 
 .PHONY: run test lint format install native migrate daily worker beat schema docs clean
 

@@ -373,6 +373,9 @@ def main() -> None:
     try:
         admin.execute(f'CREATE DATABASE "{db_name}"')
         os.environ["DJANGO_SETTINGS_MODULE"] = "bench.api_settings"
+        # A developer's machine: make run's secrets (docs/secrets-and-names.md), shared with
+        # the server below, which inherits the environment.
+        os.environ.setdefault("HAVEN_LOCAL", "1")
         os.environ["DATABASE_URL"] = database_url
         os.environ.pop("REDIS_URL", None)
         import django

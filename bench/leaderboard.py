@@ -63,6 +63,8 @@ def main() -> None:
     os.environ["DATABASE_URL"] = with_db(base_url, scratch)
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # A developer's machine: make run's secrets (docs/secrets-and-names.md).
+    os.environ.setdefault("HAVEN_LOCAL", "1")
     try:
         run(args, scratch)
     finally:

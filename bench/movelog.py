@@ -50,6 +50,8 @@ STATE_JSON = (
 
 def migrate(url: str) -> None:
     env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    # A developer's machine: make run's secrets (docs/secrets-and-names.md).
+    env.setdefault("HAVEN_LOCAL", "1")
     env.pop("REDIS_URL", None)
     subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0", "--noinput"],
@@ -117,6 +119,8 @@ def bytes_per_row(pg) -> str:
 def measure_child(url: str, moves: int, user: int, deal: str) -> None:
     """In a child process: ``moves`` moves through MoveTransaction on new plays."""
     os.environ.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings")
+    # A developer's machine: make run's secrets (docs/secrets-and-names.md).
+    os.environ.setdefault("HAVEN_LOCAL", "1")
     os.environ.pop("REDIS_URL", None)
     import django
 

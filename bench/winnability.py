@@ -33,6 +33,8 @@ sys.path.insert(0, ROOT)
 
 def _setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # A developer's machine: make run's secrets (docs/secrets-and-names.md).
+    os.environ.setdefault("HAVEN_LOCAL", "1")
     import django
 
     django.setup()

@@ -7,7 +7,8 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * ``REDIS_URL`` — e.g. ``redis://host:6379/0``: the Django cache, the throttles and Celery's
   broker and result backend. Under pytest the database number is rewritten to 15 so a test
   run never touches the data of a running service.
-* ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals), ``DEBUG``,
+* ``SECRET_KEY``, ``DAILY_SECRET`` (HMAC key for the daily deals; both required in
+  production, see config/secret_settings.py), ``HAVEN_LOCAL``, ``HAVEN_SECRETS_FILE``, ``DEBUG``,
   ``ALLOWED_HOSTS`` (comma-separated), ``SOLVER_BUDGET_SECONDS``, ``SOLVER_NODE_BUDGET``,
   ``SOLVER_WORKERS``, ``SOLVER_PYTHON``, ``HINT_BUDGET_SECONDS``,
   ``HINT_BACKGROUND_SECONDS``, ``THROTTLE_HINTS``, ``THROTTLE_HINTS_ADDRESS``,
@@ -35,6 +36,8 @@ from urllib.parse import urlsplit, urlunsplit
 import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+from config.secret_settings import load as load_secrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -76,9 +79,19 @@ def redis_url_with_db(url: str, db: int) -> str:
 TESTING = "pytest" in sys.modules or env_bool("HAVEN_TESTING")
 REDIS_TEST_DB = 15
 
-SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-haven-dev-only-change-me-in-prod"
-DAILY_SECRET = os.environ.get("DAILY_SECRET") or "haven-dev-daily-secret"
 DEBUG = env_bool("DEBUG", False)
+# The secrets (config.secret_settings, docs/secrets-and-names.md): the environment wins;
+# local mode (``make run`` exports HAVEN_LOCAL=1; DEBUG) keeps random ones in a 0600 file;
+# pytest makes random ones per session; production (anything else) must set both. A value
+# that is or was in the repository stops the start in every mode.
+LOCAL_MODE = env_bool("HAVEN_LOCAL") or DEBUG
+_SECRETS = load_secrets(
+    os.environ,
+    mode="testing" if TESTING else "local" if LOCAL_MODE else "production",
+    local_file=Path(os.environ.get("HAVEN_SECRETS_FILE") or BASE_DIR / "local-secrets.json"),
+)
+SECRET_KEY = _SECRETS["SECRET_KEY"]
+DAILY_SECRET = _SECRETS["DAILY_SECRET"]
 ALLOWED_HOSTS = [
     host.strip()
     for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",")

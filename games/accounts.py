@@ -7,8 +7,14 @@ stores the NFKC form of the name (case kept, for display) and refuses a name who
 taken (``username_taken``); the database enforces it with the unique
 :class:`~games.models.AccountName` key, written in the same transaction as the user by the
 ``post_save`` hook below, whichever way the user is created (API, admin, management
-command). Signing in accepts any spelling with the same key. Look-alikes from different
-scripts (a Cyrillic ``а`` for a Latin ``a``) are different names: NFKC does not fold them.
+command). Signing in accepts any spelling with the same key.
+
+Look-alikes that NFKC does not fold (a Cyrillic ``а`` for a Latin ``a``) are refused by
+:mod:`games.lookalikes` (UTS #39) as ``username_taken`` (409) with a ``reason``:
+``mixed_scripts`` for a name that mixes scripts, ``looks_like`` for one that shares a
+confusable skeleton with another account's name. The skeletons are kept unique by
+:class:`~games.models.NameSkeleton`, written by the same hook as the key, so a race of
+look-alikes ends as one of the same spelling does. Existing accounts keep their names.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from . import lookalikes
 from .errors import DomainError
-from .models import AccountName
+from .models import AccountName, NameSkeleton
 
 MAX_NAME_LENGTH = 150
 MAX_KEY_LENGTH = 600  # AccountName.key; case folding can lengthen a name (ß → ss)
@@ -37,19 +44,45 @@ def name_key(name: str) -> str:
 
 
 def register(username: str, password: str) -> Any:
-    """Create an account; ``DomainError`` ``username_taken`` when the name's key is taken.
+    """Create an account; ``DomainError`` ``username_taken`` when the name mixes scripts
+    (``reason`` ``mixed_scripts``), or its key or one of its skeletons is taken (``reason``
+    ``looks_like`` for a skeleton).
 
-    The check before the insert gives the usual answer; the unique key is what decides a
-    race (the loser's insert waits for the winner's commit, then fails).
+    The checks before the insert give the usual answer; the unique key and skeletons are
+    what decide a race (the loser's insert waits for the winner's commit, then fails).
     """
+    if lookalikes.mixes_scripts(display_form(username)):
+        used = ", ".join(sorted(s.lower() for s in lookalikes.scripts(display_form(username))))
+        raise DomainError(
+            "username_taken",
+            f"that username mixes scripts ({used}), so it could pass for another name",
+            reason="mixed_scripts",
+            scripts=used,
+        )
     users = get_user_model()
     try:
         with transaction.atomic():
             if AccountName.objects.filter(key=name_key(username)).exists():
                 raise IntegrityError("username taken")
+            if look_alike(username) is not None:
+                raise IntegrityError("username looks like another")
             return users.objects.create_user(username=username, password=password)
     except IntegrityError as error:
-        raise DomainError("username_taken", "that username is taken") from error
+        if AccountName.objects.filter(key=name_key(username)).exists():
+            raise DomainError("username_taken", "that username is taken") from error
+        raise DomainError(
+            "username_taken",
+            "that username looks like the name of another account",
+            reason="looks_like",
+        ) from error
+
+
+def look_alike(name: str, *, other_than: Any = None) -> Any | None:
+    """The id of an account (not ``other_than``) whose name looks like ``name``, or None."""
+    taken = NameSkeleton.objects.filter(skeleton__in=set(lookalikes.skeletons(name)))
+    if other_than is not None:
+        taken = taken.exclude(user_id=other_than)
+    return taken.values_list("user_id", flat=True).first()
 
 
 def find_user(name: str) -> Any | None:
@@ -71,16 +104,33 @@ def keep_name_key(
     update_fields: Any = None,
     **_: Any,
 ) -> None:
-    """``post_save`` of the user model: write the account's name key, or move it when the
-    name changed (a key parked by the migration, ``<key>#<id>``, stays as it is)."""
+    """``post_save`` of the user model: write the account's name key and skeletons, or move
+    them when the name changed. A key parked by migration 0003 (``<key>#<id>``) stays as
+    it is, and so does an old account that migration 0004 left with fewer skeletons (an
+    older account holds the others): only a rename gives it new ones."""
     if raw or (update_fields is not None and "username" not in update_fields):
         return  # loaddata carries its own rows; a save of other fields changes no name
-    key = name_key(instance.get_username())
+    name = instance.get_username()
+    key = name_key(name)
     if created:
         AccountName.objects.create(user=instance, key=key)
+        _write_skeletons(instance, name)
         return
     current = AccountName.objects.filter(user=instance).values_list("key", flat=True).first()
     if current is None:
         AccountName.objects.create(user=instance, key=key)
     elif current.partition("#")[0] != key:
         AccountName.objects.filter(user=instance).update(key=key)
+    stored = set(NameSkeleton.objects.filter(user=instance).values_list("skeleton", flat=True))
+    if stored and not stored <= set(lookalikes.skeletons(name)):  # renamed
+        NameSkeleton.objects.filter(user=instance).delete()
+        _write_skeletons(instance, name)
+    elif not stored and current is None:
+        _write_skeletons(instance, name)
+
+
+def _write_skeletons(user: Any, name: str) -> None:
+    NameSkeleton.objects.bulk_create(
+        NameSkeleton(user=user, skeleton=skeleton)
+        for skeleton in dict.fromkeys(lookalikes.skeletons(name))
+    )

@@ -2,7 +2,8 @@
 
 Django's own forms check a new name case-insensitively only, so an operator adding
 ``ａｌｉｃｅ`` next to ``alice`` would hit the unique name key as a 500; here it is a form
-error, and a new name is stored in its NFKC form as the API stores it.
+error, and a new name is stored in its NFKC form as the API stores it. Look-alikes
+(``games.lookalikes``) are form errors too.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
-from . import accounts
+from . import accounts, lookalikes
 from .models import AccountName
 
 
@@ -26,6 +27,10 @@ def _keyed(form: forms.ModelForm, name: str | None) -> str | None:
         taken = taken.exclude(user_id=form.instance.pk)
     if taken.exists():
         raise forms.ValidationError("A user with a name of the same spelling already exists.")
+    if lookalikes.mixes_scripts(name):
+        raise forms.ValidationError("The name mixes scripts, so it could pass for another.")
+    if accounts.look_alike(name, other_than=form.instance.pk) is not None:
+        raise forms.ValidationError("A user with a name that looks the same already exists.")
     return name
 
 

@@ -203,3 +203,22 @@ class AccountName(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class NameSkeleton(models.Model):
+    """A confusable skeleton of a username (``games.lookalikes``), unique across accounts.
+
+    Each account has one row per distinct skeleton of its name (as written, of its key, of
+    its capitals), written in the same transaction as the user: a name any of whose
+    skeletons another account holds looks like that account's, and two racing look-alike
+    registrations meet at this unique index. Accounts that shared a skeleton before this
+    table existed keep their names; only the oldest holds the skeleton (migration 0004).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="name_skeletons"
+    )
+    skeleton = models.TextField(unique=True)
+
+    def __str__(self) -> str:
+        return self.skeleton

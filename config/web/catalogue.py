@@ -163,7 +163,9 @@ CATALOGUE: dict[str, Entry] = {
             "once its day is published."
         ),
     ),
-    "username_taken": Entry(409, _("Username taken"), _("That username is taken.")),
+    "username_taken": Entry(
+        409, _("Username taken"), _("That username is taken, or could pass for a name that is.")
+    ),
     "group_full": Entry(409, _("Group full"), _("The group has no room for another member.")),
     # --- 422: understood, but refused -------------------------------------------------------
     "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),

@@ -43,6 +43,34 @@ def test_prepare_deal_stores_the_first_winnable_candidate(db, fake_solver, setti
     assert {c["node_budget"] for c in full} == {2_000_000}
 
 
+def test_a_new_daily_secret_never_changes_a_prepared_day(db, fake_solver, settings):
+    """Rotating DAILY_SECRET (docs/secrets-and-names.md) changes only days not yet prepared:
+    the stored deal wins for the day that was, on every path that serves or prepares it."""
+    settings.DAILY_SECRET = "the-first-secret-" + "x" * 30
+    before = {preset: daily.prepare_deal(DAY, preset) for preset in engine.PRESETS}
+    settings.DAILY_SECRET = "the-rotated-secret-" + "y" * 30
+    # The new secret would deal the day otherwise.
+    winning = len(before["seahaven"].attempts)  # the rejected candidates come first
+    assert engine.format_deck(daily.candidate_deck(DAY, "seahaven", winning)) != (
+        before["seahaven"].deck
+    )
+    solves = len(fake_solver.calls)
+    for preset, deal in before.items():
+        again, created = service.prepare(DAY, preset)
+        assert not created and (again.pk, again.deck, again.seed) == (deal.pk, deal.deck, deal.seed)
+    served = service.get_or_prepare_day(DAY)
+    assert [(d.pk, d.deck) for d in served] == [
+        (before[p].pk, before[p].deck) for p in engine.PRESETS
+    ]
+    assert len(fake_solver.calls) == solves  # nothing was searched again
+    assert Deal.objects.filter(date=DAY).count() == len(engine.PRESETS)
+    # The next day comes from the new secret.
+    settings.SOLVER_NODE_BUDGET = 2_000_000
+    next_day = DAY + dt.timedelta(days=1)
+    later = daily.prepare_deal(next_day, "seahaven")
+    assert later.seed == daily.candidate_seed(next_day, "seahaven", len(later.attempts))
+
+
 def test_workers_give_every_solve_the_settings_time_budget(db, fake_solver, settings):
     settings.SOLVER_BUDGET_SECONDS = 3.5
     daily.prepare_deal(DAY, "westcliff")

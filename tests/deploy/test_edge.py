@@ -5,6 +5,7 @@ environment (workers, timeouts, request limits, trusted proxies)."""
 from __future__ import annotations
 
 import os
+import re
 import runpy
 import shutil
 import subprocess
@@ -33,6 +34,23 @@ def test_compose_file_is_valid():
         timeout=60,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_compose_carries_no_secret_of_its_own():
+    """SECRET_KEY and DAILY_SECRET come from the operator's environment or .env, never from
+    the file: with none set they are empty, and every service stops at start saying so
+    (config/secret_settings.py, docs/secrets-and-names.md)."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    for service in ("migrate", "web", "worker", "beat"):
+        environment = compose["services"][service]["environment"]
+        for name in ("SECRET_KEY", "DAILY_SECRET"):
+            assert environment[name] == f"${{{name}:-}}", (service, environment[name])
+    # The image's build steps make throwaway random keys; no value is written down.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.findall(r"(?:SECRET_KEY|DAILY_SECRET)=(\S+)", dockerfile) == [
+        '"$(python',
+        '"$SECRET_KEY"',
+    ]
 
 
 def test_web_starts_from_gunicorn_conf_everywhere():
