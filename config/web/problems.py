@@ -14,10 +14,8 @@ import re
 import sys
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
-from django.utils import translation
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -26,53 +24,14 @@ from rest_framework.views import set_rollback
 from games import engine
 from games.errors import DomainError
 
-from .catalogue import CATALOGUE, RULES, status_of
+from .catalogue import CATALOGUE, status_of
+from .documents import problem_body
 from .outage import CODE, database_problem, is_database_outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
 # A card as the engine writes it (``TH``) or as input may spell it (``10H``).
 CARD_TOKEN = re.compile(r"\b(?:10|[A2-9TJQK])[SHDC]\b", re.IGNORECASE)
-
-
-def problem_type(code: str) -> str:
-    return f"{settings.PROBLEM_TYPE_BASE}{code}"
-
-
-def problem_title(code: str) -> str:
-    entry = CATALOGUE.get(code)
-    return str(entry.title) if entry else code.replace("_", " ").capitalize()
-
-
-def problem_detail(code: str, detail: str, extra: dict[str, Any]) -> str:
-    """``detail`` in the request's language: the raised (English) sentence, or in another
-    language the catalogue's translated one, filled in from the problem's extra members."""
-    entry = CATALOGUE.get(code)
-    language = translation.get_language() or "en"
-    if entry is None or entry.detail is None or language.startswith("en"):
-        return detail
-    values = {**extra, "rule_text": rule_text(extra.get("rule", ""))}
-    try:
-        return str(entry.detail) % values
-    except (KeyError, TypeError, ValueError):
-        return detail
-
-
-def rule_text(rule: str) -> str:
-    text = RULES.get(rule)
-    return str(text) if text is not None else rule
-
-
-def problem_body(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    body = {
-        "type": problem_type(code),
-        "title": problem_title(code),
-        "status": status_code,
-        "detail": problem_detail(code, detail, extra),
-        "code": code,
-    }
-    body.update(extra)
-    return body
 
 
 class Problem(exceptions.APIException):

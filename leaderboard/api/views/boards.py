@@ -33,7 +33,7 @@ from config.web.problems import Problem, engine_problem
 from games import daily, engine
 
 from ... import boards, freezing, groups, ranking
-from ...boards import BoardRef
+from ...refs import BoardRef
 from ..serializers import (
     DailyPageSerializer,
     TotalPageSerializer,
