@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework_simplejwt",
     "drf_spectacular",
+    "config.web",  # the web layer's own table (idempotent answers), under every app
     "games",
     "leaderboard",
     "games.winnability",

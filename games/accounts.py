@@ -19,7 +19,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from .errors import DomainError
+from config.errors import DomainError
+
 from .models import AccountName
 
 MAX_NAME_LENGTH = 150

@@ -22,10 +22,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from config.errors import DomainError
 from config.web.problems import redact_cards
 
 from . import engine
-from .errors import DomainError
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
 from .signals import play_finished

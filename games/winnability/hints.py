@@ -33,8 +33,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 
+from config.errors import DomainError
 from games import engine, services
-from games.errors import DomainError
 
 from .answers import (
     DECIDED_TTL,
