@@ -70,12 +70,14 @@ else
 	$(PY) -m pytest $(PYTEST_ARGS)
 endif
 
-# Ruff, mypy --strict on the game library ([tool.mypy] in pyproject.toml) and the import
-# contract ([tool.importlinter]; ARCHITECTURE.md).
+# Ruff, mypy --strict on the game library ([tool.mypy] in pyproject.toml), the import
+# contract ([tool.importlinter], its "no import circle" contract in tools/import_cycles.py;
+# ARCHITECTURE.md) and the same bar for the native prover's modules (tests/lint).
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -q -p no:cacheprovider tests/lint
 
 format: install
 	$(VENV)/bin/ruff format .

@@ -84,12 +84,12 @@ def run(args: argparse.Namespace, scratch: str) -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from leaderboard import boards, ranking, rebuilding, store
+    from leaderboard import boards, ranking, rebuilding, refs, store
     from leaderboard.models import Score
 
     settings.LEADERBOARD_REDIS_PREFIX = f"lbbench{os.getpid()}:"
     redis_url = settings.REDIS_URL
-    ref = boards.BoardRef.daily("easthaven", DAY)
+    ref = refs.BoardRef.daily("easthaven", DAY)
     n = args.scores
     rng = random.Random(2026)
     print(f"scratch database {scratch}; Redis {redis_url}; {n} scores on {ref.redis_key}")

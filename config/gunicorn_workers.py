@@ -73,7 +73,7 @@ def problem(status: int) -> dict[str, Any]:
         from django.utils import translation
 
         from config.web.catalogue import CATALOGUE
-        from config.web.problems import problem_body
+        from config.web.documents import problem_body
 
         with translation.override("en"):
             entry = CATALOGUE[code]

@@ -15,7 +15,9 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   ``WINNABILITY_SOLVER_VERSION``,
   ``THROTTLE_PLAYS``, ``THROTTLE_MOVES``, ``THROTTLE_AUTH``
   (DRF rates such as ``120/min``), ``ACCESS_TOKEN_MINUTES``, ``REFRESH_TOKEN_DAYS``,
-  ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``GZIP_RESPONSES``.
+  ``CORS_ALLOWED_ORIGINS`` (comma-separated browser origins), ``CORS_ALLOW_LOCALHOST``
+  (any port of localhost; default on without ``DATABASE_URL`` or with ``DEBUG``),
+  ``GZIP_RESPONSES``.
 * Faults (README, "Faults and the server edge"): ``REDIS_CONNECT_TIMEOUT``,
   ``REDIS_SOCKET_TIMEOUT``, ``REDIS_BREAKER_COOLDOWN``, ``TRUSTED_PROXY_COUNT``,
   ``DB_CONNECT_TIMEOUT``, ``DB_RETRY_AFTER``.
@@ -113,6 +115,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework_simplejwt",
     "drf_spectacular",
+    "config.web",  # the web layer's own table (idempotent answers), under every app
     "games",
     "leaderboard",
     "games.winnability",
@@ -161,6 +164,9 @@ DATABASES = {
     )
 }
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+# The embedded mode: no DATABASE_URL, so SQLite in the project folder, which is what
+# ``make run`` on a fresh clone is. A development default: no deployment runs on it.
+EMBEDDED = not os.environ.get("DATABASE_URL", "").strip()
 if not USING_POSTGRES:
     # SQLite keeps a connection per thread; persistent connections buy nothing there.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -424,10 +430,14 @@ CORS_ALLOWED_ORIGINS = [
     for origin in os.environ.get("CORS_ALLOWED_ORIGINS", "").split(",")
     if origin.strip()
 ]
-# Local development: any port of localhost / 127.0.0.1 (web client dev servers).
-CORS_ALLOWED_ORIGIN_REGEXES = (
-    [r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$"] if DEBUG else []
-)
+# Local development: any port of localhost / 127.0.0.1 / [::1] (a front end's dev server,
+# e.g. http://localhost:5173 against ``make run``). On by default in the embedded mode and
+# in local mode (HAVEN_LOCAL, which make exports, or DEBUG); a deployment (DATABASE_URL
+# set, neither) allows only CORS_ALLOWED_ORIGINS.
+# CORS_ALLOW_LOCALHOST=0 / 1 overrides the default either way.
+LOCALHOST_ORIGIN = r"^https?://(localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?\Z"
+CORS_ALLOW_LOCALHOST = env_bool("CORS_ALLOW_LOCALHOST", EMBEDDED or LOCAL_MODE)
+CORS_ALLOWED_ORIGIN_REGEXES = [LOCALHOST_ORIGIN] if CORS_ALLOW_LOCALHOST else []
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOW_HEADERS = [
     "accept",
@@ -452,8 +462,9 @@ CORS_PREFLIGHT_MAX_AGE = 86400
 
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("ru", "Русский")]
 # The error catalogue's translations belong to the shared web layer (config/web/catalogue.py);
-# the presets' to the games app. config is not an app, so both are listed here (Django merges
-# them; manage.py compile_translations compiles every one).
+# the presets' to the games app. Neither folder is an app's own locale/ (config.web's would be
+# config/web/locale), so both are listed here (Django merges them; manage.py
+# compile_translations compiles every one).
 LOCALE_PATHS = [BASE_DIR / "config" / "locale", BASE_DIR / "games" / "locale"]
 
 SPECTACULAR_SETTINGS.update(

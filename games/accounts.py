@@ -25,8 +25,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from config.errors import DomainError
+
 from . import lookalikes
-from .errors import DomainError
 from .models import AccountName, NameSkeleton
 
 MAX_NAME_LENGTH = 150

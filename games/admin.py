@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 
 from . import accounts_admin, daily, services
-from .models import Deal, IdempotencyKey, Move, Play, Source
+from .models import Deal, Move, Play, Source
 
 
 def _pretty(value: object) -> str:
@@ -131,23 +131,6 @@ class MoveAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
-@admin.register(IdempotencyKey)
-class IdempotencyKeyAdmin(admin.ModelAdmin):
-    list_display = ("player", "key", "response_status", "created_at")
-    search_fields = ("key", "player__username")
-    readonly_fields = (
-        "player",
-        "key",
-        "fingerprint",
-        "response_status",
-        "response_body",
-        "created_at",
-    )
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 

@@ -24,3 +24,9 @@ class GamesConfig(AppConfig):
         from .accounts import keep_name_key
 
         post_save.connect(keep_name_key, sender=get_user_model(), dispatch_uid="name-key")
+
+        from .api import web_layer
+
+        # The shared web layer imports no app: the engine's refusals and the presets'
+        # schema parts are the games app's to register.
+        web_layer.register()

@@ -13,7 +13,7 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from .models import IdempotencyKey
+from config.web.models import IdempotencyKey
 
 
 def purge_expired_idempotency_keys(hours: int | None = None) -> int:

@@ -27,11 +27,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from config.errors import ClosingRefusal, DomainError
 from config.web.problems import redact_cards
 
 from . import engine
 from .daily.window import ranked_deadline
-from .errors import ClosingRefusal, DomainError
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
 from .signals import play_finished

@@ -18,9 +18,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from config.errors import DomainError
+
 from . import engine
 from .daily import daily_deal, is_live_daily, utc_today
-from .errors import DomainError
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
 from .signals import play_finished

@@ -22,102 +22,18 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from . import ranking, store
-from .entries import detail_fields, hydrate, info_of
-from .models import ALL_TIME, FrozenDay, Score, Total
+from . import ranking, rebuilding, store
+from .entries import hydrate
+from .models import FrozenDay, Score
+from .refs import BoardRef
 
 log = logging.getLogger(__name__)
-
-DAILY, WEEKLY, ALLTIME = "daily", "weekly", "all-time"
-_KIND_CODE = {DAILY: "d", WEEKLY: "w", ALLTIME: "a"}
-REBUILD_MARGIN = dt.timedelta(seconds=60)
-
-
-@dataclass(frozen=True)
-class BoardRef:
-    kind: str  # daily | weekly | all-time
-    board: str  # rules key, e.g. "easthaven+partial_runs"
-    period: str  # "2026-11-29" | "2026-W48" | "all"
-
-    @classmethod
-    def daily(cls, board: str, day: dt.date) -> BoardRef:
-        return cls(DAILY, board, day.isoformat())
-
-    @classmethod
-    def weekly(cls, board: str, week: str) -> BoardRef:
-        return cls(WEEKLY, board, week)
-
-    @classmethod
-    def all_time(cls, board: str) -> BoardRef:
-        return cls(ALLTIME, board, ALL_TIME)
-
-    @property
-    def is_daily(self) -> bool:
-        return self.kind == DAILY
-
-    @property
-    def day(self) -> dt.date:
-        return dt.date.fromisoformat(self.period)
-
-    @property
-    def redis_key(self) -> str:
-        return store.board_key(_KIND_CODE[self.kind], self.board, self.period)
-
-    def redis_ttl(self, now: dt.datetime) -> int:
-        """Seconds a rebuilt Redis board may live (0: forever).
-
-        A daily board lives until two days after its day (a past day is then frozen and
-        served by PostgreSQL from its stored ranks), a weekly one until nine days after its
-        Monday; all-time boards never expire. A board rebuilt after that gets an hour.
-        """
-        if self.kind == ALLTIME:
-            return 0
-        if self.is_daily:
-            end = ranking.day_start(self.day) + dt.timedelta(days=2)
-        else:
-            end = ranking.day_start(ranking.parse_iso_week(self.period)[0]) + dt.timedelta(days=9)
-        return max(3600, int((end - now).total_seconds()))
-
-    @property
-    def tie_field(self) -> str:
-        return "play_id" if self.is_daily else "player_id"
-
-    def queryset(self, players: Any = None) -> QuerySet:
-        if self.is_daily:
-            qs = Score.objects.filter(board=self.board, date=self.day)
-        else:
-            qs = Total.objects.filter(board=self.board, period=self.period)
-        if players is not None:
-            qs = qs.filter(player_id__in=players)
-        return qs
-
-    def member(self, tie_value: Any) -> str:
-        """The Redis member (and cursor form) of a row's tie-break value."""
-        if self.is_daily:
-            return uuid.UUID(str(tie_value)).hex
-        return ranking.player_member(tie_value)
-
-    def alias(self, player_id: int) -> str:
-        """How Redis finds a player's member on a daily board (`around=me`); "" elsewhere."""
-        return f"@{player_id}" if self.is_daily else ""
-
-    def tie_value(self, member: str) -> Any:
-        """The inverse of :meth:`member`; ``ValueError`` for a malformed member."""
-        if self.is_daily:
-            if len(member) != 32:
-                raise ValueError(member)
-            return uuid.UUID(hex=member)
-        if not (member.isdigit() and len(member) == ranking.MEMBER_WIDTH):
-            raise ValueError(member)
-        return int(member)
 
 
 @dataclass
@@ -209,18 +125,6 @@ def pg_page(
     return store.Page(start, [(k, ref.member(t)) for k, t, _ in found])
 
 
-def pg_entries(
-    ref: BoardRef, since: dt.datetime | None = None
-) -> Iterator[tuple[int, str, str, str]]:
-    """Every (sort key, member, details, alias) of a board (changed since ``since``)."""
-    qs = ref.queryset().order_by()
-    if since is not None:
-        qs = qs.filter(**{"created_at__gte" if ref.is_daily else "updated_at__gte": since})
-    rows = qs.values_list("sort_key", ref.tie_field, "player_id", *detail_fields(ref))
-    for key, tie, player_id, *details in rows.iterator(chunk_size=10_000):
-        yield key, ref.member(tie), info_of(ref, details), ref.alias(player_id)
-
-
 # --- Reading ---------------------------------------------------------------------------------
 
 
@@ -260,8 +164,6 @@ def read(
             page = store.page(ref.redis_key, mode, ask, key, member)
             if page is None:
                 if ref.queryset().exists():  # never build keys for boards nobody played
-                    from . import rebuilding  # rebuilding reads boards through this module
-
                     rebuilding.schedule_rebuild(ref)
                     rebuilding.schedule_restore()  # the others may be gone too
             else:

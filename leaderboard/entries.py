@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from . import store
-    from .boards import BoardRef
+    from .refs import BoardRef
 
 
 DAILY_FIELDS = (

@@ -13,8 +13,8 @@ import datetime as dt
 
 from django.db import connection, transaction
 
-from .boards import BoardRef
 from .models import FrozenDay, Score
+from .refs import BoardRef
 
 
 def freeze(ref: BoardRef) -> int:

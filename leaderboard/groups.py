@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 
-from games.errors import DomainError
+from config.errors import DomainError
 
 from .models import Group, Membership
 

@@ -28,10 +28,26 @@ from django.db import connection
 from django.utils import timezone
 
 from . import locks, ranking, store
-from .boards import REBUILD_MARGIN, BoardRef, pg_entries
+from .entries import detail_fields, info_of
 from .models import ALL_TIME, Score, Total
+from .refs import BoardRef
 
 log = logging.getLogger(__name__)
+
+#: A rebuild copies again what changed this long before it started (see :func:`rebuild`).
+REBUILD_MARGIN = dt.timedelta(seconds=60)
+
+
+def pg_entries(
+    ref: BoardRef, since: dt.datetime | None = None
+) -> Iterator[tuple[int, str, str, str]]:
+    """Every (sort key, member, details, alias) of a board (changed since ``since``)."""
+    qs = ref.queryset().order_by()
+    if since is not None:
+        qs = qs.filter(**{"created_at__gte" if ref.is_daily else "updated_at__gte": since})
+    rows = qs.values_list("sort_key", ref.tie_field, "player_id", *detail_fields(ref))
+    for key, tie, player_id, *details in rows.iterator(chunk_size=10_000):
+        yield key, ref.member(tie), info_of(ref, details), ref.alias(player_id)
 
 
 def rebuild(ref: BoardRef, keep_alive: Callable[[], object] | None = None) -> int:

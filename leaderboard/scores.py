@@ -26,9 +26,9 @@ from games import engine
 from games.models import Play, PlayStatus
 
 from . import freezing, ranking, rebuilding, store
-from .boards import BoardRef
 from .entries import info_of
 from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
+from .refs import BoardRef
 
 log = logging.getLogger(__name__)
 

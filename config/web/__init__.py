@@ -1,5 +1,6 @@
-"""The web layer both apps share: problem documents and the catalogue of codes, the
-exception handler, idempotency, middleware, parameter parsing, throttling, caching and
-ETags, and the OpenAPI helpers. It maps the game library's and the services' errors
-(``games.engine.EngineError``, ``games.errors.DomainError``) to HTTP; it knows neither
-app's views (the import contract in ``pyproject.toml`` says what it may import)."""
+"""The web layer every app shares: problem documents and the catalogue of codes, the
+exception handler, idempotency (and its table: this package is a Django app, label
+``web``), middleware, parameter parsing, throttling, caching and ETags, and the OpenAPI
+helpers. It maps the services' errors (``config.errors.DomainError``) to HTTP, and what an
+app registers at ``ready()`` (the games app: the engine's ``EngineError``); it imports no
+app (the import contract in ``pyproject.toml``)."""

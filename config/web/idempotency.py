@@ -19,9 +19,9 @@ from django.db import IntegrityError, transaction
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.errors import ClosingRefusal, DomainError
-from games.models import IdempotencyKey
+from config.errors import ClosingRefusal, DomainError
 
+from .models import IdempotencyKey
 from .problems import PROBLEM_CONTENT_TYPE, problem_for_exception
 
 HEADER = "Idempotency-Key"

@@ -18,6 +18,8 @@ from typing import Any
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from .documents import problem_body
+
 log = logging.getLogger("haven.database")
 
 CODE = "database_unavailable"
@@ -33,8 +35,6 @@ def retry_after() -> int:
 
 def database_problem(exc: BaseException) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Body, status and headers of the 503 answer to a database failure."""
-    from .problems import problem_body
-
     log.warning("database unavailable: %s: %s", type(exc).__name__, exc)
     body = problem_body(
         503,

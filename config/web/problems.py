@@ -1,6 +1,6 @@
 """RFC 9457 problem details for every error the service answers.
 
-Every refusal, whichever layer makes it (a service's ``games.errors.DomainError``, DRF, the
+Every refusal, whichever layer makes it (a service's ``config.errors.DomainError``, DRF, the
 engine, Django's URL resolver, the body size middleware), leaves as
 ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and a stable
 machine-readable ``code`` (API.md), plus extra members where they help (``rule`` for an
@@ -12,67 +12,28 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, JsonResponse
-from django.utils import translation
 from rest_framework import exceptions, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from games import engine
-from games.errors import DomainError
+from config.errors import DomainError
 
-from .catalogue import CATALOGUE, RULES, status_of
+from .catalogue import CATALOGUE, status_of
+from .documents import problem_body
 from .outage import CODE, database_problem, is_database_outage
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 
+E = TypeVar("E", bound=Exception)
+
 # A card as the engine writes it (``TH``) or as input may spell it (``10H``).
 CARD_TOKEN = re.compile(r"\b(?:10|[A2-9TJQK])[SHDC]\b", re.IGNORECASE)
-
-
-def problem_type(code: str) -> str:
-    return f"{settings.PROBLEM_TYPE_BASE}{code}"
-
-
-def problem_title(code: str) -> str:
-    entry = CATALOGUE.get(code)
-    return str(entry.title) if entry else code.replace("_", " ").capitalize()
-
-
-def problem_detail(code: str, detail: str, extra: dict[str, Any]) -> str:
-    """``detail`` in the request's language: the raised (English) sentence, or in another
-    language the catalogue's translated one, filled in from the problem's extra members."""
-    entry = CATALOGUE.get(code)
-    language = translation.get_language() or "en"
-    if entry is None or entry.detail is None or language.startswith("en"):
-        return detail
-    values = {**extra, "rule_text": rule_text(extra.get("rule", ""))}
-    try:
-        return str(entry.detail) % values
-    except (KeyError, TypeError, ValueError):
-        return detail
-
-
-def rule_text(rule: str) -> str:
-    text = RULES.get(rule)
-    return str(text) if text is not None else rule
-
-
-def problem_body(status_code: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    body = {
-        "type": problem_type(code),
-        "title": problem_title(code),
-        "status": status_code,
-        "detail": problem_detail(code, detail, extra),
-        "code": code,
-    }
-    body.update(extra)
-    return body
 
 
 class Problem(exceptions.APIException):
@@ -107,20 +68,25 @@ def problem_response(
     return response
 
 
-def engine_problem(error: engine.EngineError) -> Problem:
-    """Translate an engine error: not a move → 400, illegal move → 422, bad input → 400."""
-    if isinstance(error, engine.IllegalMove):
-        return Problem(422, "illegal_move", error.detail, rule=error.code)
-    if isinstance(error, engine.MoveFormatError):
-        return Problem(400, "invalid_move", error.detail)
-    if isinstance(error, engine.DeckError) and error.code == "invalid_deck":
-        # The engine's detail may quote the client's cards; an error never carries a deck.
-        return Problem(
-            400,
-            "invalid_deck",
-            "a deck is a list of 52 distinct cards, rank then suit, such as 'AS' or 'TH'",
-        )
-    return Problem(status_of(error.code, default=400), error.code, error.detail)
+#: Exceptions the apps translate into problems themselves, each with its translator:
+#: filled by their ``AppConfig.ready()`` (the games app: the engine's refusals,
+#: ``games.api.problems``), so that this layer needs no app.
+_TRANSLATORS: list[tuple[type[Exception], Callable[[Any], Problem]]] = []
+
+
+def register_translator(kind: type[E], translate: Callable[[E], Problem]) -> None:
+    """Answer every ``kind`` (and subclass) raised in a request as ``translate`` says.
+    Called from an app's ``ready()``; registering the same pair again changes nothing."""
+    if (kind, translate) not in _TRANSLATORS:
+        _TRANSLATORS.append((kind, translate))
+
+
+def translated(error: Exception) -> Exception:
+    """``error`` as the problem its app's translator makes of it, else ``error`` itself."""
+    for kind, translate in _TRANSLATORS:
+        if isinstance(error, kind):
+            return translate(error)
+    return error
 
 
 def domain_problem(error: DomainError) -> Problem | None:
@@ -179,8 +145,7 @@ def problem_for_exception(exc: Exception) -> tuple[dict[str, Any], int, dict[str
     headers: dict[str, str] = {}
     if is_database_outage(exc):
         return database_problem(exc)
-    if isinstance(exc, engine.EngineError):
-        exc = engine_problem(exc)
+    exc = translated(exc)
     if isinstance(exc, DomainError):
         problem = domain_problem(exc)
         if problem is None:

@@ -8,12 +8,9 @@ send meaningful values and know which ones are refused.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
-
-from games import engine
 
 from .openapi import problem_schema
 from .problems import PROBLEM_CONTENT_TYPE
@@ -23,18 +20,12 @@ from .problems import PROBLEM_CONTENT_TYPE
 DAY = r"2[0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
 WEEK = r"2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-3])"
 NO_CONTROL = r"[^\x00-\x1f\x7f-\x9f]"
-OPTION = (
-    "(" + "|".join(sorted({o for rules in engine.PRESETS.values() for o in rules.options})) + ")"
-)
-PRESET = "|".join(re.escape(name) for name in engine.PRESETS)
 
 PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("path", "date"): {"type": "string", "pattern": f"^({DAY}|today)$"},
     ("path", "week"): {"type": "string", "pattern": f"^({WEEK}|current|this)$"},
-    ("path", "preset"): {"type": "string", "enum": list(engine.PRESETS)},
     ("path", "username"): {"type": "string", "pattern": r"^[\w.@+-]+$", "maxLength": 150},
     ("path", "group_id"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
-    ("query", "options"): {"type": "string", "pattern": f"^({OPTION}(,{OPTION})*)?$"},
     ("query", "cursor"): {"type": "string", "pattern": r"^[A-Za-z0-9_-]*$"},  # base64url
     ("query", "group"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
     # ?lang stays the enum config.web.openapi declares: generated clients type it (the
@@ -45,16 +36,14 @@ PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 # Request body properties whose rules the serializers check beyond their type.
+# Apps add the parts only they know (the games app: the presets and their options, from the
+# engine) with register_parameter_schema / register_property_schema at ready().
 PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("CredentialsRequest", "username"): {"pattern": r"^[\w.@+-]+$"},
     ("CredentialsRequest", "password"): {"minLength": 8},
     ("GroupCreateRequest", "name"): {
         "pattern": f"^{NO_CONTROL}*[^\\s\\x00-\\x1f\\x7f-\\x9f]{NO_CONTROL}*$"
     },
-    # The presets as a pattern, not an enum: generated clients turn an enum into a type of
-    # their own (the Python client's StartPlayRequestPreset), which broke their callers;
-    # a pattern keeps the field a string while saying which strings are accepted.
-    ("StartPlayRequest", "preset"): {"pattern": f"^({PRESET})$"},
     ("StartPlayRequest", "daily"): {"pattern": f"^({DAY}|today)$"},
     # A card is an exact token (config.web.fields): rank then suit, upper case, 10 or T.
     ("StartPlayRequest", "deck"): {
@@ -67,6 +56,16 @@ PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("Move", "from"): {"pattern": r"^(t[0-9]|c[0-3]|f|w|s)$"},
     ("Move", "to"): {"pattern": r"^(t[0-9]|c[0-3]|f|w|s)$"},
 }
+
+
+def register_parameter_schema(location: str, name: str, schema: dict[str, Any]) -> None:
+    """The schema of every ``location`` (path, query, header) parameter called ``name``."""
+    PARAMETER_SCHEMAS[(location, name)] = schema
+
+
+def register_property_schema(component: str, name: str, extra: dict[str, Any]) -> None:
+    """What the schema of a request body's property adds to its type (a pattern, a range)."""
+    PROPERTY_SCHEMAS[(component, name)] = extra
 
 
 # Every operation can answer these 400s: a control character in its URL, a ``?lang`` other

@@ -30,15 +30,30 @@ stock a row at a time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .position import SPACE_BIT, ColumnInfo, Position
 
-if TYPE_CHECKING:
-    from .deadends import DeadEnds
+
+class RelaxationTables(Protocol):
+    """What :func:`dead_rows` reads of :class:`.deadends.DeadEnds`: its per-card tables and
+    the deal's stock.  A protocol, so that this module needs nothing from
+    :mod:`.deadends`, which calls it."""
+
+    fits: list[bool]
+    stock: tuple[int, ...]
+    nstock: int
+    _bit: list[int]
+    _parent_mask: tuple[int, ...]
+    _lower_mask: tuple[int, ...]
+    _space_ok: tuple[bool, ...]
+    _loose_wake: tuple[int, ...]
+    _bottom_stays: tuple[bool, ...]
+
+    def _found_mask(self, found: tuple[int, ...]) -> int: ...
 
 
-def dead_rows(search: DeadEnds, st: Position, infos: list[ColumnInfo | None]) -> bool:
+def dead_rows(search: RelaxationTables, st: Position, infos: list[ColumnInfo | None]) -> bool:
     """:meth:`.deadends.DeadEnds.dead` with row deals still to come: the stock cards are
     not removed from the start but dealt, a row at a time, onto the columns' relaxed top
     cards (a card *dealt onto* a column has that column as its place); before each deal every

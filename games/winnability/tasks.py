@@ -13,7 +13,7 @@ from celery import shared_task
 
 from games.task_policy import RELIABLE
 
-from . import runs
+from . import answers, runs
 
 
 # Neither task's return value is read (the driver counts rows, hints land in the cache):
@@ -42,13 +42,11 @@ def solve_chunk(
 @shared_task(name="winnability.solve_hint", ignore_result=True, **RELIABLE)
 def solve_hint(preset: str, options: dict[str, bool], state: dict) -> str:
     """Solve a position a hint request left unknown with ``HINT_BACKGROUND_SECONDS`` and
-    store the answer where the next request looks (:mod:`.hints`); idempotent."""
+    store the answer where the next request looks (:mod:`.answers`); idempotent."""
     from games import engine
 
-    from . import hints
-
     position = engine.state_from_json(engine.get_rules(preset, options), state)
-    solved = hints.solve_position(position, hints.background_budget())
-    if solved["result"] != hints.UNKNOWN:
-        hints.store(position, solved, hints.budget())
+    solved = answers.solve_position(position, answers.background_budget())
+    if solved["result"] != answers.UNKNOWN:
+        answers.store(position, solved, answers.budget())
     return solved["result"]

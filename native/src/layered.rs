@@ -23,7 +23,7 @@
 use crate::dead::Relaxation;
 use crate::game::Position;
 use crate::keyset::{hash, KeySet};
-use crate::search::{Limits, Stop};
+use crate::limits::{Limits, Stop};
 use crate::spill::{LayerFiles, Pending};
 use crate::walk::Walk;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -30,6 +30,7 @@ mod game;
 mod huge;
 mod keyset;
 mod layered;
+mod limits;
 mod search;
 mod spill;
 mod walk;
@@ -37,7 +38,8 @@ mod walk;
 use bestfirst::BestFirst;
 use game::{Move, Position, Rules, MAX_COLS};
 use layered::Layered;
-use search::{Search, Stop, Verdict};
+use limits::Stop;
+use search::{Search, Verdict};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 

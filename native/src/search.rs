@@ -10,6 +10,7 @@
 use crate::dead::Relaxation;
 use crate::game::{Done, Move, Position};
 use crate::keyset::KeySet;
+use crate::limits::{Limits, Stop};
 use crate::walk::Walk;
 use std::time::Instant;
 
@@ -18,41 +19,6 @@ pub enum Verdict {
     Won,
     Lost,
     Unknown,
-}
-
-#[derive(Debug)]
-pub enum Stop {
-    Nodes,
-    Time,
-    Memory,
-    /// Another thread stopped the search (the layered search's threads).
-    Halted,
-}
-
-/// The positions and the deadline a search stops at (memory is each search's own count).
-#[derive(Clone, Copy)]
-pub struct Limits {
-    pub node_limit: u64,
-    pub deadline: Instant,
-}
-
-impl Limits {
-    /// After each new position: its count every time, the clock and `over_memory` every
-    /// 4,096 positions (they cost a system call and a sum).
-    pub fn check(&self, nodes: u64, over_memory: impl FnOnce() -> bool) -> Result<(), Stop> {
-        if nodes >= self.node_limit {
-            return Err(Stop::Nodes);
-        }
-        if nodes & 4095 == 0 {
-            if Instant::now() > self.deadline {
-                return Err(Stop::Time);
-            }
-            if over_memory() {
-                return Err(Stop::Memory);
-            }
-        }
-        Ok(())
-    }
 }
 
 pub struct Search {

@@ -5,7 +5,7 @@
 
 use crate::dead::{Relaxation, Strips};
 use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
-use crate::search::Stop;
+use crate::limits::Stop;
 
 /// A position with the moves that made it, and the scratch space of the search from it.
 pub struct Walk {

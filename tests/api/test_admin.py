@@ -33,7 +33,7 @@ def test_admin_lists_and_shows_deals_plays_and_moves(admin_client, client, today
         "/admin/games/deal/",
         "/admin/games/play/",
         "/admin/games/move/",
-        "/admin/games/idempotencykey/",
+        "/admin/web/idempotencykey/",
     ):
         assert admin_client.get(path).status_code == 200, path
     deal = today_deals["easthaven"]

@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from games.models import IdempotencyKey, Move, Play
+from config.web.models import IdempotencyKey
+from games.models import Move, Play
 from tests.factories import client_for, make_user
 
 from .helpers import start

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from config.web.models import IdempotencyKey
 from games import engine, services
 from games.daily import utc_today
-from games.models import IdempotencyKey, Move, Play
+from games.models import Move, Play
 from games.moving import MAX_BATCH
 from games.signals import play_finished
 

@@ -11,8 +11,9 @@ from collections import Counter
 import pytest
 from django.db import connection
 
+from config.web.models import IdempotencyKey
 from games.daily import utc_today
-from games.models import IdempotencyKey, Move, Play
+from games.models import Move, Play
 from tests.factories import client_for, make_user, store_daily
 
 from .helpers import start

@@ -12,10 +12,10 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.exceptions import APIException
 
-from config.web import problems
+from config.errors import DomainError
+from config.web import documents, problems
 from config.web.catalogue import CATALOGUE, status_of
 from games import engine, services
-from games.errors import DomainError
 from games.task_policy import RETRYABLE
 from leaderboard import groups
 
@@ -38,7 +38,7 @@ RAISED = re.compile(r"\b(?:DomainError\(|_refusal\(\s*index,)\s*\"([a-z_]+)\"")
 def _sources() -> str:
     return "\n".join(
         path.read_text()
-        for folder in ("games", "leaderboard", "config")
+        for folder in ("games", "leaderboard", "fairplay", "config")
         for path in (ROOT / folder).rglob("*.py")
         if "migrations" not in path.parts
     )
@@ -90,7 +90,7 @@ def test_the_handler_gives_a_domain_error_the_catalogue_s_status(code):
     assert response.status_code == status_of(code) == CATALOGUE[code].status
     assert response.content_type == problems.PROBLEM_CONTENT_TYPE  # set when rendered
     assert response.data == {
-        "type": problems.problem_type(code),
+        "type": documents.problem_type(code),
         "title": str(CATALOGUE[code].title),
         "status": status_of(code),
         "detail": "refused",

@@ -8,7 +8,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.models import IdempotencyKey, Move, Play
+from config.web.models import IdempotencyKey
+from games.models import Move, Play
 
 from .helpers import assert_problem, start
 

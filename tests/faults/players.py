@@ -255,11 +255,11 @@ def scoring_problems(play_ids: list[str]) -> list[str]:
 
 def board_differences(client: redis.Redis) -> list[str]:
     """Every Redis board of a scored board/period equals PostgreSQL's (members and keys)."""
-    from leaderboard import boards, rebuilding
+    from leaderboard import rebuilding
 
     problems = []
     for ref in rebuilding.all_boards():
-        expected = {member: key for key, member, _, _ in boards.pg_entries(ref)}
+        expected = {member: key for key, member, _, _ in rebuilding.pg_entries(ref)}
         try:
             found = dict(client.zrange(ref.redis_key, 0, -1, withscores=True))
         except redis.RedisError as error:

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from games.daily import utc_today
 from leaderboard import boards, freezing, groups, store
-from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score
+from leaderboard.refs import BoardRef
 from tests.factories import make_user
 
 from .helpers import DAY, at, record, via_redis

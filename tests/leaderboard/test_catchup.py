@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from games.daily import utc_today
-from leaderboard import boards, catchup, locks, ranking, rebuilding, scores, store
+from leaderboard import catchup, locks, ranking, rebuilding, refs, scores, store
 from leaderboard.models import PendingPush, Score
 from tests.factories import make_user
 
@@ -44,7 +44,7 @@ def test_without_redis_no_outbox_is_kept(no_redis, django_capture_on_commit_call
 @pytest.mark.redis
 def test_a_score_redis_missed_is_replayed(django_capture_on_commit_callbacks, monkeypatch):
     player = make_user()
-    ref = boards.BoardRef.daily("easthaven", today())
+    ref = refs.BoardRef.daily("easthaven", today())
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user(), won=True, day=today())
     rebuilding.rebuild(ref)  # the board exists in Redis: a missed push would stay missed
@@ -75,7 +75,7 @@ def board_keys() -> list[str]:
     )
 
 
-def live_refs() -> list[boards.BoardRef]:
+def live_refs() -> list[refs.BoardRef]:
     return sorted(rebuilding.live_boards(today()), key=lambda ref: ref.redis_key)
 
 
@@ -125,7 +125,7 @@ def test_a_board_whose_rebuilder_died_is_rebuilt_once_its_lock_expires(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user(), won=True, day=today())
-    daily = boards.BoardRef.daily("easthaven", today())
+    daily = refs.BoardRef.daily("easthaven", today())
     store.client().delete(daily.redis_key)
     dead = locks.lock(f"rebuild:{daily.redis_key}", 1)  # a rebuilder that was killed
     assert dead is not None
@@ -159,8 +159,8 @@ def test_a_score_pushed_while_its_board_was_rebuilt_survives_the_rebuilder_dying
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user(), won=True, day=today())
     assert catchup.replay_pending() == 1  # built by its first push, which keeps its row
-    daily = boards.BoardRef.daily("easthaven", today())
-    copy = list(boards.pg_entries(daily))  # the rebuilder's first pass
+    daily = refs.BoardRef.daily("easthaven", today())
+    copy = list(rebuilding.pg_entries(daily))  # the rebuilder's first pass
     store.client().delete(daily.redis_key)
     assert locks.lock(f"rebuild:{daily.redis_key}", 30) is not None  # it holds the lock
 
@@ -188,7 +188,7 @@ def test_a_replay_passes_rows_whose_board_is_still_missing(
         first = record(make_user(), won=True, day=today())
         second = record(make_user(), won=True, day=today(), preset="westcliff")
     assert PendingPush.objects.count() == 2  # no board exists: both kept
-    westcliff = boards.BoardRef.daily("westcliff", today())
+    westcliff = refs.BoardRef.daily("westcliff", today())
     for ref in scores.refs_of(second):
         store.build(ref.redis_key, [])
     assert catchup.replay_pending(batch=1) == 1  # the first row is passed, not retried forever
@@ -203,7 +203,7 @@ def test_a_board_rebuilt_meanwhile_is_not_rebuilt_again(django_capture_on_commit
     were this rebuilder killed before its second pass)."""
     with django_capture_on_commit_callbacks(execute=True):
         record(make_user(), won=True, day=today())
-    daily = boards.BoardRef.daily("easthaven", today())
+    daily = refs.BoardRef.daily("easthaven", today())
     store.client().zadd(daily.redis_key, {"pushed-meanwhile": 1})
     assert not rebuilding.rebuild_locked(daily)
     assert store.client().zscore(daily.redis_key, "pushed-meanwhile") == 1

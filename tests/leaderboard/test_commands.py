@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from leaderboard import boards, store, tasks
-from leaderboard.boards import BoardRef
 from leaderboard.models import FrozenDay, Score
+from leaderboard.refs import BoardRef
 from tests.factories import make_user
 
 from .helpers import DAY, ranked_play, record, via_redis

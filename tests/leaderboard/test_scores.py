@@ -9,8 +9,8 @@ import pytest
 from django.db import IntegrityError
 
 from leaderboard import boards, scores
-from leaderboard.boards import BoardRef
 from leaderboard.models import Score, Total
+from leaderboard.refs import BoardRef
 from tests.factories import make_user
 
 from .helpers import DAY, at, ranked_play, record

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Play
-from games.winnability import hints
+from games.winnability import answers, hints
 from games.winnability.configs import solver_version
 from games.winnability.models import DealResult, HintAnswer
 from tests.api.helpers import assert_problem, card_strings, hidden_cards, move, start
@@ -103,7 +103,7 @@ def test_a_lost_position_says_no_win_from_here(client):
 @pytest.fixture
 def python_hints_only(monkeypatch):
     """No native prover for hints: the tests below need positions left undecided."""
-    monkeypatch.setattr(hints, "PROVER_SHARE", 0)
+    monkeypatch.setattr(answers, "PROVER_SHARE", 0)
 
 
 @pytest.mark.native
@@ -115,7 +115,7 @@ def test_a_native_proof_answers_no_win_without_the_python_search(client, setting
     def python_search(*args, **kwargs):
         raise AssertionError("the Python search ran after a native proof")
 
-    monkeypatch.setattr(hints, "solve_state", python_search)
+    monkeypatch.setattr(answers, "solve_state", python_search)
     play = start(client, preset="easthaven", seed=9).json()
     assert hint(client, play).json()["result"] == "no_win_from_here"
 
@@ -130,7 +130,7 @@ def test_following_the_provers_hints_wins_a_westcliff_deal(client, settings, mon
     def python_search(*args, **kwargs):
         raise AssertionError("the Python search ran after the prover's win")
 
-    monkeypatch.setattr(hints, "solve_state", python_search)
+    monkeypatch.setattr(answers, "solve_state", python_search)
     play = start(client, preset="westcliff-classic", seed=93).json()
     first = hint(client, play).json()
     assert first["result"] == "move" and first["move"] in play["legal_moves"]

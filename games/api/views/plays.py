@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.errors import DomainError
 from config.web import caching
 from config.web.idempotency import idempotent
 from config.web.openapi import (
@@ -40,7 +41,6 @@ from config.web.problems import Problem
 
 from ... import engine, services
 from ...auth import ClaimsJWTAuthentication
-from ...errors import DomainError
 from ...models import Play
 from .. import etags
 from ..pagination import PAGINATION_PARAMETERS, PlayCursor

@@ -29,11 +29,11 @@ from config.web.openapi import (
     problems,
 )
 from config.web.params import parse_day, week_in_range
-from config.web.problems import Problem, engine_problem
+from config.web.problems import Problem, translated
 from games import daily, engine
 
 from ... import boards, freezing, groups, ranking
-from ...boards import BoardRef
+from ...refs import BoardRef
 from ..serializers import (
     DailyPageSerializer,
     TotalPageSerializer,
@@ -66,7 +66,7 @@ def _rules(preset: str, request: Request) -> engine.Rules:
     try:
         return engine.get_rules(preset, dict.fromkeys(names, True))
     except engine.RulesError as error:
-        raise engine_problem(error) from None
+        raise translated(error) from None
 
 
 def _parse_week(text: str) -> str:

@@ -13,8 +13,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games import daily
-from leaderboard import boards, freezing, rebuilding, scores, store
+from leaderboard import freezing, rebuilding, scores, store
 from leaderboard.models import Score
+from leaderboard.refs import BoardRef
 
 
 class Command(BaseCommand):
@@ -37,7 +38,7 @@ class Command(BaseCommand):
                 .distinct()
             )
             for board, day in tqdm(list(days), desc="freeze", unit="board"):
-                freezing.freeze(boards.BoardRef.daily(board, day))
+                freezing.freeze(BoardRef.daily(board, day))
         if not store.configured():
             raise CommandError("REDIS_URL is not set: there are no Redis boards to rebuild")
         try:

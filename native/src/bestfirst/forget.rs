@@ -4,7 +4,7 @@
 
 use super::{arena_chunk, node_of, tag_of, BestFirst, Node, ARENA_CHUNK, EXPANDED, KEEP_DIVISOR};
 use crate::keyset::KeySet;
-use crate::search::Stop;
+use crate::limits::Stop;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 

@@ -25,7 +25,7 @@ mod weights;
 use crate::dead::{Relaxation, Strips};
 use crate::game::{Done, Move, Position, DEAL, MAX_COLS, WASTE};
 use crate::keyset::KeySet;
-use crate::search::{Limits, Stop};
+use crate::limits::{Limits, Stop};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;

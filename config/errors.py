@@ -9,10 +9,11 @@ in the catalogue for its HTTP status and title, so one condition has one status 
 is raised. A Celery task or a management command that meets one sees a plain exception.
 
 Engine refusals (``games.engine.EngineError``) are the game library's own domain errors;
-the same handler maps them.
+the games app registers their mapping with the same handler (``games.api.web_layer``).
 
-Nothing here imports Django or DRF: the leaderboard and any non-web caller may raise and
-catch these freely.
+At the ground, under every app: ``games``, ``leaderboard`` and ``fairplay`` import it, it
+imports nothing of theirs, nor Django or DRF (import contracts say so), so any caller, a
+Celery task or a management command included, may raise and catch these freely.
 """
 
 from __future__ import annotations
