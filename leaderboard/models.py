@@ -2,9 +2,11 @@
 
 * :class:`Score` — one row per ranked play that ended (won, lost or resigned), written by the
   ``play_finished`` receiver; ``sort_key`` is :func:`leaderboard.ranking.daily_key` and
-  ``rank`` is filled when its day is frozen.
+  ``rank`` is filled when its day is frozen. A ``hidden`` score (a moderation decision,
+  :mod:`leaderboard.moderation`) is on no board but its owner's own view.
 * :class:`Total` — a player's wins, points and plays per board and period (an ISO week such
-  as ``2026-W48`` or ``all``), recomputed from the scores each time one is added.
+  as ``2026-W48`` or ``all``), recomputed from the visible scores each time one is added,
+  hidden or restored; a player with no visible score in the period has no row.
 * :class:`FrozenDay` — a daily board whose ranks are stored in ``Score.rank``.
 * :class:`Group` / :class:`Membership` — private groups joined by invite code.
 
@@ -45,6 +47,10 @@ class Score(models.Model):
     sort_key = models.BigIntegerField(help_text="daily ranking key, lower is better")
     points = models.PositiveSmallIntegerField()
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="set when frozen")
+    hidden = models.BooleanField(
+        default=False,
+        help_text="kept off other players' boards, totals and profiles (leaderboard.moderation)",
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

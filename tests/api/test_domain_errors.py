@@ -30,6 +30,8 @@ SERVICES = [
     "config/web/idempotency.py",
     "games/winnability/hints.py",
     "leaderboard/groups.py",
+    "leaderboard/moderation.py",
+    "fairplay/services.py",
 ]
 # DomainError("code", …) and a move's refusal, self._refusal(index, "code", …)
 RAISED = re.compile(r"\b(?:DomainError\(|_refusal\(\s*index,)\s*\"([a-z_]+)\"")
@@ -38,7 +40,7 @@ RAISED = re.compile(r"\b(?:DomainError\(|_refusal\(\s*index,)\s*\"([a-z_]+)\"")
 def _sources() -> str:
     return "\n".join(
         path.read_text()
-        for folder in ("games", "leaderboard", "config")
+        for folder in ("games", "leaderboard", "config", "fairplay")
         for path in (ROOT / folder).rglob("*.py")
         if "migrations" not in path.parts
     )
