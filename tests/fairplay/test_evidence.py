@@ -80,4 +80,3 @@ def test_the_reveal_order_follows_the_log_and_undo_steps_back():
     )
     assert undone == dealt
     assert records.reveal_order(rules, deck, [{"type": "resign"}]) == []
-
