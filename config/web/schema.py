@@ -35,6 +35,8 @@ PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
     ("path", "username"): {"type": "string", "pattern": r"^[\w.@+-]+$", "maxLength": 150},
     ("path", "group_id"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
     ("query", "options"): {"type": "string", "pattern": f"^({OPTION}(,{OPTION})*)?$"},
+    # A pattern, not an enum, as for StartPlayRequest.preset below (generated clients).
+    ("query", "preset"): {"type": "string", "pattern": f"^({PRESET})$"},
     ("query", "cursor"): {"type": "string", "pattern": r"^[A-Za-z0-9_-]*$"},  # base64url
     ("query", "group"): {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
     # ?lang stays the enum config.web.openapi declares: generated clients type it (the
