@@ -239,6 +239,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboard.tasks.catch_up",
         "schedule": 60.0,
     },
+    # Ranked plays whose fair-play analysis never completed (fairplay.tasks).
+    "fairplay-analyse-missed": {
+        "task": "fairplay.tasks.analyse_missed",
+        "schedule": crontab(minute=20),
+    },
     # Fair play's address and device keys older than FAIRPLAY_RETENTION_DAYS (fairplay.tasks).
     "fairplay-purge-keys": {
         "task": "fairplay.tasks.purge_client_keys",

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
@@ -87,7 +88,12 @@ def _account_age_finding(evidence: PlayEvidence) -> detectors.Finding | None:
 def analyse(play_id: uuid.UUID | str) -> list[Finding]:
     """Derive the evidence of a finished ranked play, run the detectors, store their
     findings and flag the play if any flagged it (idempotent: a rerun updates the rows and
-    never overrides a reviewer's clearance)."""
+    never overrides a reviewer's clearance).
+
+    The evidence is saved before the detectors run, and the policy rules (account age, a
+    ban) apply even if a detector fails; ``analysed_at`` is set only once all of them ran,
+    and the failure propagates (the task logs it).
+    """
     play = Play.objects.select_related("deal", "player").filter(pk=play_id).first()
     if play is None or not play.ranked or play.status == PlayStatus.PLAYING:
         return []
@@ -98,10 +104,21 @@ def analyse(play_id: uuid.UUID | str) -> list[Finding]:
     evidence.move_seconds = records.move_seconds(play.started_at, [at for _, at in log_rows])
     rules = engine.get_rules(play.preset, play.options)
     evidence.reveal_order = records.reveal_order(rules, play.deal.deck, moves)
-    found = list(detectors.run_detectors(records.play_record(play, evidence, moves), thresholds()))
+    evidence.save()
     policy = _account_age_finding(evidence)
-    if policy is not None:
-        found.append(policy)
+    found = [policy] if policy is not None else []
+    record = records.play_record(play, evidence, moves)
+    try:
+        found = list(detectors.run_detectors(record, thresholds())) + found
+        evidence.analysed_at = timezone.now()
+    finally:
+        rows = _judge(play, evidence, found)
+    return rows
+
+
+def _judge(play: Play, evidence: PlayEvidence, found: list[detectors.Finding]) -> list[Finding]:
+    """Store ``found``, open a review if any flagged, and hide the play unless a reviewer
+    cleared it; a banned player's play is hidden in any case."""
     with transaction.atomic():
         rows = [
             Finding.objects.update_or_create(
@@ -116,8 +133,7 @@ def analyse(play_id: uuid.UUID | str) -> list[Finding]:
             )[0]
             for f in found
         ]
-        evidence.analysed_at = timezone.now()
-        evidence.save()
+        evidence.save(update_fields=["analysed_at"])
         hide = RankedBan.objects.filter(player_id=play.player_id).exists()
         if any(f.flagged for f in found):
             review, _ = Review.objects.get_or_create(play=play, defaults={"player": play.player})
@@ -125,6 +141,24 @@ def analyse(play_id: uuid.UUID | str) -> list[Finding]:
     if hide:
         moderation.hide_play(play.pk)
     return rows
+
+
+MISSED_WINDOW = dt.timedelta(days=2)
+MISSED_GRACE = dt.timedelta(minutes=5)  # a play's own task is usually done by then
+
+
+def missed_plays(now: dt.datetime | None = None, limit: int = 500) -> list[uuid.UUID]:
+    """Finished ranked plays of the last two days whose analysis never completed (a broker
+    outage, a worker lost past its retries, a detector that failed), oldest first."""
+    now = now or timezone.now()
+    plays = (
+        Play.objects.filter(ranked=True, finished_at__gte=now - MISSED_WINDOW)
+        .filter(finished_at__lte=now - MISSED_GRACE)
+        .exclude(status=PlayStatus.PLAYING)
+        .filter(Q(fairplay_evidence__isnull=True) | Q(fairplay_evidence__analysed_at__isnull=True))
+        .order_by("finished_at")
+    )
+    return list(plays.values_list("pk", flat=True)[:limit])
 
 
 # --- Reviewers' decisions --------------------------------------------------------------------

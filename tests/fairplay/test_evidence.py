@@ -5,6 +5,7 @@ values; blanked after the retention period), the seconds per move, the order of 
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 
 import pytest
 from django.utils import timezone
@@ -13,6 +14,7 @@ from config.web.clientkeys import keyed_hash
 from fairplay import records, services
 from fairplay.models import Finding, PlayEvidence, Review
 from games import engine
+from games.models import Play
 from leaderboard.models import Score
 from tests.factories import client_for, make_user
 
@@ -80,3 +82,36 @@ def test_the_reveal_order_follows_the_log_and_undo_steps_back():
     )
     assert undone == dealt
     assert records.reveal_order(rules, deck, [{"type": "resign"}]) == []
+
+
+def test_a_failing_detector_neither_fails_the_move_nor_loses_the_evidence(
+    today_deals, monkeypatch, settings
+):
+    def broken(record, thresholds=None):
+        raise RuntimeError("detector bug")
+
+    monkeypatch.setattr("fairplay.detectors.run_detectors", broken)
+    settings.FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = 24
+    play = play_daily(client_for(make_user()), "203.0.113.9", deals=2)  # each move 200
+    evidence = PlayEvidence.objects.get(play_id=play["id"])
+    assert len(evidence.move_seconds) == 3 and evidence.reveal_order
+    assert evidence.analysed_at is None  # not every detector ran: a rerun is due
+    assert list(Finding.objects.filter(play_id=play["id"]).values_list("detector", flat=True)) == [
+        services.ACCOUNT_AGE
+    ]
+    assert Score.objects.get(play_id=play["id"]).hidden  # the policy still applied
+
+
+def test_the_hourly_sweep_analyses_plays_whose_analysis_never_completed(
+    today_deals, detector_records
+):
+    from fairplay import tasks
+
+    play = play_daily(client_for(make_user()), "203.0.113.9", deals=1)
+    # As if its task had been lost ten minutes ago.
+    PlayEvidence.objects.filter(play_id=play["id"]).update(analysed_at=None)
+    Play.objects.filter(pk=play["id"]).update(finished_at=timezone.now() - dt.timedelta(minutes=10))
+    assert services.missed_plays() == [uuid.UUID(play["id"])]
+    assert tasks.analyse_missed() == 1
+    assert PlayEvidence.objects.get(play_id=play["id"]).analysed_at is not None
+    assert services.missed_plays() == []
