@@ -91,14 +91,18 @@ class BoardRef:
         return "play_id" if self.is_daily else "player_id"
 
     def queryset(self, players: Any = None, viewer: int | None = None) -> QuerySet:
-        """The board's rows; a daily board's hidden scores only for their owner ``viewer``
-        (hidden scores count in no :class:`Total`, so the totals need no filter)."""
+        """The board's rows as everyone sees them, or as ``viewer`` does: with their own
+        hidden score (daily) or their shadow total in place of their public one."""
         if self.is_daily:
             qs = Score.objects.filter(board=self.board, date=self.day)
             visible = Q(hidden=False)
             qs = qs.filter(visible | Q(player_id=viewer) if viewer is not None else visible)
         else:
             qs = Total.objects.filter(board=self.board, period=self.period)
+            public = Q(shadow=False)
+            if viewer is not None:
+                public = (public & ~Q(player_id=viewer)) | Q(shadow=True, player_id=viewer)
+            qs = qs.filter(public)
         if players is not None:
             qs = qs.filter(player_id__in=players)
         return qs
@@ -246,15 +250,16 @@ def my_member(ref: BoardRef, player_id: int) -> str | None:
 
 
 def shadowed(ref: BoardRef, viewer: int | None) -> bool:
-    """Has ``viewer`` a hidden score on this daily board? Then they read it from PostgreSQL
-    with their own score in place, as if nothing were hidden (the "shadow" of a flag)."""
-    return (
-        viewer is not None
-        and ref.is_daily
-        and Score.objects.filter(
-            board=ref.board, date=ref.day, player_id=viewer, hidden=True
-        ).exists()
-    )
+    """Has ``viewer`` a hidden score on this board (a shadow total on a weekly or all-time
+    one)? Then they read it from PostgreSQL with their own result in place, as if nothing
+    were hidden (the "shadow" of a flag)."""
+    if viewer is None:
+        return False
+    if ref.is_daily:
+        mine = Score.objects.filter(board=ref.board, date=ref.day, hidden=True)
+    else:
+        mine = Total.objects.filter(board=ref.board, period=ref.period, shadow=True)
+    return mine.filter(player_id=viewer).exists()
 
 
 def read(

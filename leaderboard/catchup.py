@@ -52,7 +52,7 @@ def replay_pending(batch: int = 500) -> int:
             # A total may be gone: every score of its period hidden (leaderboard.moderation).
             totals = [
                 Total.objects.filter(
-                    board=score.board, period=period, player_id=score.player_id
+                    board=score.board, period=period, player_id=score.player_id, shadow=False
                 ).first()
                 for period in (score.week, ALL_TIME)
             ]

@@ -6,7 +6,9 @@
   :mod:`leaderboard.moderation`) is on no board but its owner's own view.
 * :class:`Total` — a player's wins, points and plays per board and period (an ISO week such
   as ``2026-W48`` or ``all``), recomputed from the visible scores each time one is added,
-  hidden or restored; a player with no visible score in the period has no row.
+  hidden or restored; a player with no visible score in the period has no row. While some
+  of a player's scores of the period are hidden, a second, ``shadow`` row counts them too:
+  the board as that player alone sees it (never in Redis).
 * :class:`FrozenDay` — a daily board whose ranks are stored in ``Score.rank``.
 * :class:`Group` / :class:`Membership` — private groups joined by invite code.
 
@@ -79,12 +81,17 @@ class Total(models.Model):
     points = models.PositiveIntegerField(default=0)
     plays = models.PositiveIntegerField(default=0)
     sort_key = models.BigIntegerField(help_text="aggregate ranking key, lower is better")
+    shadow = models.BooleanField(
+        default=False,
+        help_text="the owner's own view, hidden scores counted (only while some are hidden)",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["board", "period", "player"], name="unique_total_per_board_period"
+                fields=["board", "period", "player", "shadow"],
+                name="unique_total_per_board_period",
             ),
         ]
         indexes = [

@@ -3,8 +3,9 @@
 A hidden :class:`Score` stays in PostgreSQL but is on no one else's board: not on its daily
 board (nor its frozen ranks), not in the player's weekly and all-time :class:`Total` (a
 player left with no visible score in a period has no total there), not in profiles seen by
-others nor in their streaks. Its owner still sees it on the daily board and in their own
-profile (:func:`leaderboard.boards.read` with ``viewer``).
+others nor in their streaks. Its owner still sees it: on the daily board, in their shadow
+weekly and all-time totals (:func:`scores.recompute_total`) and in their own profile
+(:func:`leaderboard.boards.read` with ``viewer``).
 
 Each change is one transaction that locks the players' rows (as :func:`scores.record_play`
 does, so totals never race), flips ``hidden``, recomputes the totals touched and re-freezes

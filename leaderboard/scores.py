@@ -100,21 +100,41 @@ def _push_and_confirm(score: Score, totals: list[Total | None]) -> None:
 
 def recompute_total(player_id: int, board: str, period: str) -> Total | None:
     """The player's totals of ``board`` over ``period`` (ISO week or 'all'), from the visible
-    scores; None (and no row) when every score of the period is hidden."""
-    scores = Score.objects.filter(player_id=player_id, board=board, hidden=False)
+    scores; None (and no row) when every score of the period is hidden. While some are
+    hidden, the ``shadow`` row (what the player alone sees) counts them too."""
+    scores = Score.objects.filter(player_id=player_id, board=board)
     if period != ALL_TIME:
         scores = scores.filter(week=period)
+    seen = Q(hidden=False)
     agg = scores.aggregate(
-        plays=Count("play_id"), wins=Count("play_id", filter=Q(won=True)), points=Sum("points")
+        seen_plays=Count("play_id", filter=seen),
+        seen_wins=Count("play_id", filter=seen & Q(won=True)),
+        seen_points=Sum("points", filter=seen),
+        all_plays=Count("play_id"),
+        all_wins=Count("play_id", filter=Q(won=True)),
+        all_points=Sum("points"),
     )
-    wins, plays, points = agg["wins"], agg["plays"], agg["points"] or 0
-    if plays == 0:
-        Total.objects.filter(board=board, period=period, player_id=player_id).delete()
+    shadow = None
+    if agg["all_plays"] > agg["seen_plays"]:
+        shadow = (agg["all_wins"], agg["all_points"] or 0, agg["all_plays"])
+    _keep_total(player_id, board, period, shadow, shadow=True)
+    public = None
+    if agg["seen_plays"]:
+        public = (agg["seen_wins"], agg["seen_points"] or 0, agg["seen_plays"])
+    return _keep_total(player_id, board, period, public, shadow=False)
+
+
+def _keep_total(
+    player_id: int, board: str, period: str, figures: tuple[int, int, int] | None, shadow: bool
+) -> Total | None:
+    """Write (wins, points, plays) as the row, or delete the row when ``figures`` is None."""
+    where = {"board": board, "period": period, "player_id": player_id, "shadow": shadow}
+    if figures is None:
+        Total.objects.filter(**where).delete()
         return None
+    wins, points, plays = figures
     total, _ = Total.objects.update_or_create(
-        board=board,
-        period=period,
-        player_id=player_id,
+        **where,
         defaults={
             "wins": wins,
             "plays": plays,

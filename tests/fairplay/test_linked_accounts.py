@@ -58,7 +58,7 @@ def test_a_linked_account_cheat_is_flagged_and_hidden_from_others(today_deals, d
         assert "main" not in board_names(viewer, "easthaven/weekly/current")
         assert "main" not in board_names(viewer, "easthaven/all-time")
     assert set(board_names(anon, "easthaven/daily/today")) == {"honest", "throwaway"}
-    assert not Total.objects.filter(player=main).exists()
+    assert not Total.objects.filter(player=main, shadow=False).exists()
     others_view = anon.get("/api/v1/players/main").json()
     assert (others_view["plays"], others_view["presets"]) == (0, [])
 
@@ -70,6 +70,10 @@ def test_a_linked_account_cheat_is_flagged_and_hidden_from_others(today_deals, d
     around = owner.get("/api/v1/leaderboards/easthaven/daily/today?around=me&n=1")
     assert around.status_code == 200 and "main" in [e["username"] for e in around.json()["results"]]
     assert owner.get("/api/v1/players/me").json()["plays"] == 1
+    for path in ("easthaven/weekly/current", "easthaven/all-time"):
+        own = owner.get(f"/api/v1/leaderboards/{path}")
+        assert "main" in [e["username"] for e in own.json()["results"]], path
+        assert own["Cache-Control"].startswith("private")
 
     assert_redis_equals_postgres(live_refs())
 

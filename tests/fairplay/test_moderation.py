@@ -60,7 +60,7 @@ def test_hide_and_restore_follow_on_every_board(results, django_capture_on_commi
     assert frozen == {"ace": None, "bob": 1, "cid": 2}
     for path in (f"weekly/{ranking.iso_week(DAY)}", "all-time"):
         assert _names(anon, path) == ["bob", "cid"]
-    assert not Total.objects.filter(player=ace).exists()
+    assert not Total.objects.filter(player=ace, shadow=False).exists()
     assert_redis_equals_postgres(REFS[1:])
     # Others see no win and no streak; the owner sees their own ranked result unchanged.
     seen = anon.get("/api/v1/players/ace").json()
@@ -74,6 +74,16 @@ def test_hide_and_restore_follow_on_every_board(results, django_capture_on_commi
         (3, "cid"),
     ]
     assert shadow["Cache-Control"].startswith("private")
+    # Their weekly and all-time boards count it too, as if nothing were hidden.
+    for path in (f"weekly/{ranking.iso_week(DAY)}", "all-time"):
+        own = owner.get(f"{BOARD}/{path}").json()["results"]
+        assert [(e["rank"], e["username"], e["wins"]) for e in own] == [
+            (1, "ace", 1),
+            (2, "bob", 1),
+            (3, "cid", 0),
+        ]
+        around = owner.get(f"{BOARD}/{path}?around=me&n=0").json()["results"]
+        assert [(e["rank"], e["username"]) for e in around] == [(1, "ace")]
     # A group's board leaves it out for the other members too.
     group = owner.post("/api/v1/groups", {"name": "club"}, format="json").json()
     client_for(bob).post("/api/v1/groups/join", {"code": group["code"]}, format="json")
@@ -83,6 +93,7 @@ def test_hide_and_restore_follow_on_every_board(results, django_capture_on_commi
         assert moderation.restore_play(best.play_id)
     assert _names(anon, f"daily/{DAY}") == ["ace", "bob", "cid"]
     assert dict(Score.objects.values_list("player__username", "rank"))["ace"] == 1
+    assert not Total.objects.filter(shadow=True).exists()  # nothing hidden: no shadow rows
     assert _names(anon, "all-time") == ["ace", "bob", "cid"]
     assert anon.get("/api/v1/players/ace").json()["best_streak"] == 1
     assert_redis_equals_postgres(REFS[1:])

@@ -72,7 +72,11 @@ def test_clear_restores_the_play_on_every_board(flagged, reviewer):
     assert review.status == ReviewStatus.CLEARED
     assert not Score.objects.get(play_id=review.play_id).hidden
     assert _on_public_boards("main") == [True, True, True]
-    assert Total.objects.filter(player=main).count() == 2  # this week's and all time
+    # This week's and all time, public; the shadow rows went with the last hidden score.
+    assert list(Total.objects.filter(player=main).values_list("shadow", flat=True)) == [
+        False,
+        False,
+    ]
     assert APIClient().get("/api/v1/players/main").json()["plays"] == 1
     decision = ReviewDecision.objects.get()
     assert (decision.action, decision.decided_by, decision.decided_by_name) == (
@@ -144,7 +148,7 @@ def test_a_ban_refuses_ranked_starts_and_hides_every_ranked_play(flagged, review
     assert ended.status_code == 200
     assert Score.objects.filter(player=main).count() == 2
     assert not Score.objects.filter(player=main, hidden=False).exists()
-    assert not Total.objects.filter(player=main).exists()
+    assert not Total.objects.filter(player=main, shadow=False).exists()
     assert_redis_equals_postgres(live_refs())
 
     _act(client, "lift_selected", "/admin/fairplay/rankedban/", main.pk)
