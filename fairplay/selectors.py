@@ -1,17 +1,14 @@
-"""Reads of fair play: the published replays of a day's top plays, and the review queue."""
+"""Reads of fair play: the published replays of a day's top plays (the review queue is the
+admin's list of :class:`fairplay.models.Review`)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from django.db.models import QuerySet
-
 from games import engine
 from games.models import Deal, Move, Source
 from leaderboard.models import Score
-
-from .models import Review, ReviewStatus
 
 
 def top_replays(day: dt.date, rules: engine.Rules, limit: int) -> dict[str, Any]:
@@ -52,8 +49,3 @@ def top_replays(day: dt.date, rules: engine.Rules, limit: int) -> dict[str, Any]
             for rank, score in enumerate(scores, start=1)
         ],
     }
-
-
-def review_queue() -> QuerySet[Review]:
-    """Flagged plays waiting for a reviewer, oldest first."""
-    return Review.objects.filter(status=ReviewStatus.PENDING).order_by("flagged_at")
