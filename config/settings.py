@@ -24,10 +24,14 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * The daily deals (``games.daily``): ``DAILY_DAYS_AHEAD``, ``DAILY_MAX_ATTEMPTS``,
   ``DAILY_SCREEN_NODES``, ``DAILY_PAR_SECONDS``, ``DAILY_ON_DEMAND_SECONDS``,
   ``DAILY_LOCK_WAIT_SECONDS``, ``DAILY_LOCK_RETRY_SECONDS``.
+* Fair play (``fairplay``, docs/fair-play.md): ``FAIRPLAY_KEY_SECRET``,
+  ``FAIRPLAY_RETENTION_DAYS``, ``FAIRPLAY_MIN_ACCOUNT_AGE_HOURS``, ``FAIRPLAY_THRESHOLDS``,
+  ``FAIRPLAY_REPLAYS_TOP``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import warnings
@@ -119,6 +123,9 @@ INSTALLED_APPS = [
     "games",
     "leaderboard",
     "games.winnability",
+    # Fair play sits above games and leaderboard: it listens to their signals and hides
+    # scores through leaderboard.moderation; neither imports it.
+    "fairplay",
 ]
 
 MIDDLEWARE = [
@@ -231,7 +238,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks", "games.expiry"]
+CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks", "games.expiry", "fairplay.tasks"]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
         "task": "games.tasks.prepare_upcoming_days",
@@ -256,6 +263,16 @@ CELERY_BEAT_SCHEDULE = {
     "leaderboard-catch-up": {
         "task": "leaderboard.tasks.catch_up",
         "schedule": 60.0,
+    },
+    # Ranked plays whose fair-play analysis never completed (fairplay.tasks).
+    "fairplay-analyse-missed": {
+        "task": "fairplay.tasks.analyse_missed",
+        "schedule": crontab(minute=20),
+    },
+    # Fair play's address and device keys older than FAIRPLAY_RETENTION_DAYS (fairplay.tasks).
+    "fairplay-purge-keys": {
+        "task": "fairplay.tasks.purge_client_keys",
+        "schedule": crontab(minute=50, hour=3),
     },
 }
 
@@ -298,6 +315,23 @@ DAILY_ON_DEMAND_SECONDS = env_float("DAILY_ON_DEMAND_SECONDS", 0.0)
 # on each retry).
 DAILY_LOCK_WAIT_SECONDS = env_float("DAILY_LOCK_WAIT_SECONDS", 5.0)
 DAILY_LOCK_RETRY_SECONDS = env_float("DAILY_LOCK_RETRY_SECONDS", 30.0)
+
+# --- Fair play (fairplay/, docs/fair-play.md) ------------------------------------------------
+# HMAC key of the address and device keys (config.web.clientkeys): raw addresses never reach
+# the database. Changing it unlinks every stored key from new ones.
+FAIRPLAY_KEY_SECRET = os.environ.get("FAIRPLAY_KEY_SECRET") or f"fairplay:{SECRET_KEY}"
+# Days the address and device keys are kept (the daily purge blanks older ones); linked
+# accounts are looked for only within this window.
+FAIRPLAY_RETENTION_DAYS = env_int_between("FAIRPLAY_RETENTION_DAYS", 30, 1, 3650)
+# A ranked play of an account younger than this (hours, at the play's start) is flagged
+# and kept off other players' boards. 0 (the default) turns the rule off; production
+# should use 24 or more (docs/fair-play.md).
+FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = env_float("FAIRPLAY_MIN_ACCOUNT_AGE_HOURS", 0.0)
+# Score above which each detector flags (fairplay.detectors.Thresholds' fields); the
+# environment gives JSON such as {"inhuman_speed": 0.7}.
+FAIRPLAY_THRESHOLDS = json.loads(os.environ.get("FAIRPLAY_THRESHOLDS") or "{}")
+# Plays per preset served by GET /api/v1/daily/{date}/replays.
+FAIRPLAY_REPLAYS_TOP = env_int_between("FAIRPLAY_REPLAYS_TOP", 10, 1, 100)
 
 # --- The leaderboards (leaderboard/README.md) ------------------------------------------------
 # The Redis key prefix of the boards, the epoch marker and the rebuild locks.

@@ -21,6 +21,7 @@ urlpatterns = [
     ),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("leaderboard.urls")),
+    path("api/v1/", include("fairplay.api.urls")),
 ]
 
 handler400 = "config.web.problems.bad_request"

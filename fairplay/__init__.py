@@ -1,1 +1,1 @@
-"""Fair play on ranked boards: evidence, detectors, flags and their review (README, Fair play)."""
+"""Fair play on ranked boards: evidence, detectors, flags and their review (docs/fair-play.md)."""

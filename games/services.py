@@ -24,7 +24,7 @@ from . import engine
 from .daily import daily_deal, is_live_daily, utc_today
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
-from .signals import play_finished
+from .signals import play_finished, play_started, ranked_start_requested
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +45,14 @@ def start_play(
     seed: int | None = None,
     deck: list[str] | None = None,
     pysol_deal: int | None = None,
+    client_keys: dict[str, str] | None = None,
 ) -> Play:
     """Start a ranked play of today's daily deal, or a practice play of a seed, deck or
     PySolFC deal number. Exactly one source must be given (the serializer checks it). A
     practice deal that is a live daily deal, in any disguise, is ``live_daily_deal``.
+    ``client_keys`` (the web layer's hashed address and device keys) go to the
+    ``play_started`` listeners; a ``ranked_start_requested`` listener may refuse a ranked
+    start with a ``DomainError`` (a banned account).
 
     Engine errors (unknown preset or option, bad deck, seed out of range) propagate; a
     second ranked play of the same preset and day is ``DomainError`` ``already_played``.
@@ -56,6 +60,7 @@ def start_play(
     rules = engine.get_rules(preset, options or {})
     deal: Deal | None = None
     if daily is not None:
+        ranked_start_requested.send(sender=Play, player=player, preset=rules.name, day=daily)
         deal = _daily_deal_for_ranked_play(daily, preset)
         cards = engine.parse_deck(deal.deck)
     elif seed is not None:
@@ -101,6 +106,10 @@ def start_play(
                 foundation_cards=engine.foundation_cards(state),
             )
             play.save()
+            keys = dict(client_keys or {})
+            transaction.on_commit(
+                lambda: play_started.send(sender=Play, play=play, client_keys=keys)
+            )
             outcome = engine.status(state)
             if outcome != engine.PLAYING:  # a deal with no legal move at all
                 _finish(play, outcome)

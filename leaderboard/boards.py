@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from . import ranking, rebuilding, store
 from .entries import hydrate
-from .models import FrozenDay, Score
+from .models import FrozenDay, Score, Total
 from .refs import BoardRef
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,7 @@ class BoardPage:
     source: str = "postgres"
     has_more_before: bool = False
     has_more_after: bool = False
+    personal: bool = False  # holds the caller's own hidden score: never a shared answer
 
 
 # --- PostgreSQL ------------------------------------------------------------------------------
@@ -65,10 +66,12 @@ def _after_q(ref: BoardRef, key: int, tie: Any) -> Q:
     )
 
 
-def _frozen(ref: BoardRef, players: Any) -> bool:
+def _frozen(ref: BoardRef, players: Any, viewer: int | None = None) -> bool:
+    # A page with the viewer's hidden score ranks by counting: the stored ranks leave it out.
     return (
         ref.is_daily
         and players is None
+        and viewer is None
         and FrozenDay.objects.filter(board=ref.board, date=ref.day).exists()
     )
 
@@ -80,11 +83,13 @@ def pg_page(
     key: int | None = None,
     member: str = "",
     players: Any = None,
+    viewer: int | None = None,
 ) -> store.Page:
-    """The same page as :func:`store.page`, computed by PostgreSQL."""
-    qs = ref.queryset(players)
+    """The same page as :func:`store.page`, computed by PostgreSQL (with ``viewer``'s own
+    hidden score, if any, in its place)."""
+    qs = ref.queryset(players, viewer)
     tie = ref.tie_field
-    frozen = _frozen(ref, players)
+    frozen = _frozen(ref, players, viewer)
     asc, desc = ("sort_key", tie), ("-sort_key", f"-{tie}")
 
     def position(row_key: int, row_tie: Any, rank: int | None) -> int:
@@ -132,11 +137,25 @@ def my_member(ref: BoardRef, player_id: int) -> str | None:
     if not ref.is_daily:
         return ranking.player_member(player_id)
     play_id = (
-        Score.objects.filter(board=ref.board, date=ref.day, player_id=player_id)
+        ref.queryset(viewer=player_id)
+        .filter(player_id=player_id)
         .values_list("play_id", flat=True)
         .first()
     )
     return None if play_id is None else play_id.hex
+
+
+def shadowed(ref: BoardRef, viewer: int | None) -> bool:
+    """Has ``viewer`` a hidden score on this board (a shadow total on a weekly or all-time
+    one)? Then they read it from PostgreSQL with their own result in place, as if nothing
+    were hidden (the "shadow" of a flag)."""
+    if viewer is None:
+        return False
+    if ref.is_daily:
+        mine = Score.objects.filter(board=ref.board, date=ref.day, hidden=True)
+    else:
+        mine = Total.objects.filter(board=ref.board, period=ref.period, shadow=True)
+    return mine.filter(player_id=viewer).exists()
 
 
 def read(
@@ -147,17 +166,21 @@ def read(
     member: str = "",
     me: int | None = None,
     players: Any = None,
+    viewer: int | None = None,
 ) -> BoardPage:
     """One page of ``ref``: ``mode`` is first / after / before (a cursor's ``key``, ``member``)
     or around (``me``, ``size`` neighbours either side). ``players`` limits the board to
-    those player ids (a group); such pages always come from PostgreSQL."""
+    those player ids (a group); such pages always come from PostgreSQL. ``viewer`` (the
+    signed-in caller) sees their own hidden score where it would rank."""
     if mode == "around" and me is None:
         return BoardPage(start=-1)
     # One more entry than asked tells whether another page follows (`around` asks for it
     # after the neighbours itself).
     ask = size if mode == "around" else size + 1
     page, source = None, "postgres"
-    if players is None and store.configured() and not _served_by_ranks(ref):
+    if not shadowed(ref, viewer):
+        viewer = None
+    if viewer is None and players is None and store.configured() and not _served_by_ranks(ref):
         try:
             if mode == "around":
                 member = ref.alias(me) or ref.member(me)
@@ -177,8 +200,10 @@ def read(
             member = my_member(ref, me)
             if member is None:
                 return BoardPage(start=-1)
-        page = pg_page(ref, mode, ask, key, member, players)
-    return _result(ref, mode, size, page, source)
+        page = pg_page(ref, mode, ask, key, member, players, viewer)
+    result = _result(ref, mode, size, page, source, viewer)
+    result.personal = viewer is not None
+    return result
 
 
 def _served_by_ranks(ref: BoardRef) -> bool:
@@ -188,7 +213,9 @@ def _served_by_ranks(ref: BoardRef) -> bool:
     return FrozenDay.objects.filter(board=ref.board, date=ref.day).exists()
 
 
-def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) -> BoardPage:
+def _result(
+    ref: BoardRef, mode: str, size: int, page: store.Page, source: str, viewer: int | None
+) -> BoardPage:
     """Trim the one extra entry asked for (it only tells whether more follow) and hydrate."""
     if page.start < 0:
         return BoardPage(start=-1, source=source)
@@ -208,7 +235,7 @@ def _result(ref: BoardRef, mode: str, size: int, page: store.Page, source: str) 
         entries, infos = entries[:size], infos[:size] if infos is not None else None
     page = store.Page(start, entries, infos)
     return BoardPage(
-        entries=hydrate(ref, page),
+        entries=hydrate(ref, page, viewer),
         first=entries[0] if entries else None,
         last=entries[-1] if entries else None,
         start=start,

@@ -49,8 +49,11 @@ def replay_pending(batch: int = 500) -> int:
             return done
         for row in rows:
             score = row.score
+            # A total may be gone: every score of its period hidden (leaderboard.moderation).
             totals = [
-                Total.objects.get(board=score.board, period=period, player_id=score.player_id)
+                Total.objects.filter(
+                    board=score.board, period=period, player_id=score.player_id, shadow=False
+                ).first()
                 for period in (score.week, ALL_TIME)
             ]
             pushed = push_score(score, totals)

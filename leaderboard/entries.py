@@ -68,16 +68,17 @@ def entry_of(ref: BoardRef, rank: int, info: str) -> dict[str, Any]:
     }
 
 
-def hydrate(ref: BoardRef, page: store.Page) -> list[dict[str, Any]]:
+def hydrate(ref: BoardRef, page: store.Page, viewer: int | None = None) -> list[dict[str, Any]]:
     """The entries of ``page`` with their details, ranked from ``page.start + 1``.
 
-    Details come with a Redis page; whatever is missing is read from PostgreSQL by key.
+    Details come with a Redis page; whatever is missing is read from PostgreSQL by key
+    (``viewer``'s own hidden score included, as on their page).
     """
     infos = list(page.infos) if page.infos is not None else [None] * len(page.entries)
     missing = [m for (_, m), info in zip(page.entries, infos, strict=True) if info is None]
     if missing:
         ties = [ref.tie_value(m) for m in missing]
-        rows = ref.queryset(players=None if ref.is_daily else ties)
+        rows = ref.queryset(players=None if ref.is_daily else ties, viewer=viewer)
         if ref.is_daily:
             rows = rows.filter(play_id__in=ties)
         found = {

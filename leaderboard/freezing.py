@@ -22,12 +22,17 @@ def freeze(ref: BoardRef) -> int:
     assert ref.is_daily
     table = Score._meta.db_table
     with transaction.atomic(), connection.cursor() as cursor:
+        # A hidden score (leaderboard.moderation) has no rank: it is on no public board.
+        cursor.execute(
+            f"UPDATE {table} SET rank = NULL WHERE board = %s AND date = %s AND hidden",
+            [ref.board, ref.day],
+        )
         cursor.execute(
             f"""
             UPDATE {table} SET rank = ranked.rn
             FROM (
                 SELECT play_id, ROW_NUMBER() OVER (ORDER BY sort_key, play_id) AS rn
-                FROM {table} WHERE board = %s AND date = %s
+                FROM {table} WHERE board = %s AND date = %s AND NOT hidden
             ) AS ranked
             WHERE {table}.play_id = ranked.play_id
             """,

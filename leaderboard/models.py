@@ -2,9 +2,13 @@
 
 * :class:`Score` — one row per ranked play that ended (won, lost or resigned), written by the
   ``play_finished`` receiver; ``sort_key`` is :func:`leaderboard.ranking.daily_key` and
-  ``rank`` is filled when its day is frozen.
+  ``rank`` is filled when its day is frozen. A ``hidden`` score (a moderation decision,
+  :mod:`leaderboard.moderation`) is on no board but its owner's own view.
 * :class:`Total` — a player's wins, points and plays per board and period (an ISO week such
-  as ``2026-W48`` or ``all``), recomputed from the scores each time one is added.
+  as ``2026-W48`` or ``all``), recomputed from the visible scores each time one is added,
+  hidden or restored; a player with no visible score in the period has no row. While some
+  of a player's scores of the period are hidden, a second, ``shadow`` row counts them too:
+  the board as that player alone sees it (never in Redis).
 * :class:`FrozenDay` — a daily board whose ranks are stored in ``Score.rank``.
 * :class:`Group` / :class:`Membership` — private groups joined by invite code.
 
@@ -45,6 +49,10 @@ class Score(models.Model):
     sort_key = models.BigIntegerField(help_text="daily ranking key, lower is better")
     points = models.PositiveSmallIntegerField()
     rank = models.PositiveIntegerField(null=True, blank=True, help_text="set when frozen")
+    hidden = models.BooleanField(
+        default=False,
+        help_text="kept off other players' boards, totals and profiles (leaderboard.moderation)",
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -73,12 +81,17 @@ class Total(models.Model):
     points = models.PositiveIntegerField(default=0)
     plays = models.PositiveIntegerField(default=0)
     sort_key = models.BigIntegerField(help_text="aggregate ranking key, lower is better")
+    shadow = models.BooleanField(
+        default=False,
+        help_text="the owner's own view, hidden scores counted (only while some are hidden)",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["board", "period", "player"], name="unique_total_per_board_period"
+                fields=["board", "period", "player", "shadow"],
+                name="unique_total_per_board_period",
             ),
         ]
         indexes = [

@@ -39,8 +39,11 @@ def streaks(won_days: list[dt.date], today: dt.date) -> tuple[int, int]:
     return current, best
 
 
-def profile(user: Any) -> dict[str, Any]:
+def profile(user: Any, own: bool = False) -> dict[str, Any]:
+    """``user``'s profile; hidden scores (leaderboard.moderation) count only in their ``own``."""
     scores = Score.objects.filter(player=user)
+    if not own:
+        scores = scores.filter(hidden=False)
     per_preset = []
     rows = scores.values("preset").annotate(
         plays=Count("play_id"), wins=Count("play_id", filter=Q(won=True))

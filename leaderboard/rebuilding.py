@@ -75,7 +75,9 @@ def all_boards() -> Iterator[BoardRef]:
     days = Score.objects.order_by().values_list("board", "date").distinct()
     for board, day in days.iterator():
         yield BoardRef.daily(board, day)
-    periods = Total.objects.order_by().values_list("board", "period").distinct()
+    periods = (
+        Total.objects.filter(shadow=False).order_by().values_list("board", "period").distinct()
+    )
     for board, period in periods.iterator():
         yield BoardRef.all_time(board) if period == ALL_TIME else BoardRef.weekly(board, period)
 
@@ -93,7 +95,7 @@ def live_boards(today: dt.date) -> Iterator[BoardRef]:
         yield BoardRef.daily(board, day)
     weeks = {ranking.iso_week(today), ranking.iso_week(today - dt.timedelta(days=7))}
     periods = (
-        Total.objects.filter(period__in=[*weeks, ALL_TIME])
+        Total.objects.filter(period__in=[*weeks, ALL_TIME], shadow=False)
         .order_by()
         .values_list("board", "period")
         .distinct()

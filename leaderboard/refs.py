@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from . import ranking, store
 from .models import ALL_TIME, Score, Total
@@ -71,11 +71,19 @@ class BoardRef:
     def tie_field(self) -> str:
         return "play_id" if self.is_daily else "player_id"
 
-    def queryset(self, players: Any = None) -> QuerySet:
+    def queryset(self, players: Any = None, viewer: int | None = None) -> QuerySet:
+        """The board's rows as everyone sees them, or as ``viewer`` does: with their own
+        hidden score (daily) or their shadow total in place of their public one."""
         if self.is_daily:
             qs = Score.objects.filter(board=self.board, date=self.day)
+            visible = Q(hidden=False)
+            qs = qs.filter(visible | Q(player_id=viewer) if viewer is not None else visible)
         else:
             qs = Total.objects.filter(board=self.board, period=self.period)
+            public = Q(shadow=False)
+            if viewer is not None:
+                public = (public & ~Q(player_id=viewer)) | Q(shadow=True, player_id=viewer)
+            qs = qs.filter(public)
         if players is not None:
             qs = qs.filter(player_id__in=players)
         return qs

@@ -94,7 +94,7 @@ def record_play(play: Play) -> Score | None:
     return score
 
 
-def _push_and_confirm(score: Score, totals: list[Total]) -> None:
+def _push_and_confirm(score: Score, totals: list[Total | None]) -> None:
     if push_score(score, totals) is Pushed.ALL:
         try:
             PendingPush.objects.filter(score_id=score.pk).delete()
@@ -102,19 +102,43 @@ def _push_and_confirm(score: Score, totals: list[Total]) -> None:
             log.warning("leaderboard: could not clear the pending push of %s", score.pk)
 
 
-def recompute_total(player_id: int, board: str, period: str) -> Total:
-    """The player's totals of ``board`` over ``period`` (ISO week or 'all'), from the scores."""
+def recompute_total(player_id: int, board: str, period: str) -> Total | None:
+    """The player's totals of ``board`` over ``period`` (ISO week or 'all'), from the visible
+    scores; None (and no row) when every score of the period is hidden. While some are
+    hidden, the ``shadow`` row (what the player alone sees) counts them too."""
     scores = Score.objects.filter(player_id=player_id, board=board)
     if period != ALL_TIME:
         scores = scores.filter(week=period)
+    seen = Q(hidden=False)
     agg = scores.aggregate(
-        plays=Count("play_id"), wins=Count("play_id", filter=Q(won=True)), points=Sum("points")
+        seen_plays=Count("play_id", filter=seen),
+        seen_wins=Count("play_id", filter=seen & Q(won=True)),
+        seen_points=Sum("points", filter=seen),
+        all_plays=Count("play_id"),
+        all_wins=Count("play_id", filter=Q(won=True)),
+        all_points=Sum("points"),
     )
-    wins, plays, points = agg["wins"], agg["plays"], agg["points"] or 0
+    shadow = None
+    if agg["all_plays"] > agg["seen_plays"]:
+        shadow = (agg["all_wins"], agg["all_points"] or 0, agg["all_plays"])
+    _keep_total(player_id, board, period, shadow, shadow=True)
+    public = None
+    if agg["seen_plays"]:
+        public = (agg["seen_wins"], agg["seen_points"] or 0, agg["seen_plays"])
+    return _keep_total(player_id, board, period, public, shadow=False)
+
+
+def _keep_total(
+    player_id: int, board: str, period: str, figures: tuple[int, int, int] | None, shadow: bool
+) -> Total | None:
+    """Write (wins, points, plays) as the row, or delete the row when ``figures`` is None."""
+    where = {"board": board, "period": period, "player_id": player_id, "shadow": shadow}
+    if figures is None:
+        Total.objects.filter(**where).delete()
+        return None
+    wins, points, plays = figures
     total, _ = Total.objects.update_or_create(
-        board=board,
-        period=period,
-        player_id=player_id,
+        **where,
         defaults={
             "wins": wins,
             "plays": plays,
@@ -141,8 +165,9 @@ class Pushed(enum.Enum):
     UNAVAILABLE = "unavailable"  # Redis is down or not configured: keep the row
 
 
-def push_score(score: Score, totals: list[Total]) -> Pushed:
-    """After the commit: add the score and the totals (with their details) to Redis.
+def push_score(score: Score, totals: list[Total | None]) -> Pushed:
+    """After the commit: add the score and the totals (with their details) to Redis; a
+    hidden score's daily entry and a total that no longer exists are left out.
 
     A board that is missing gets a rebuild from PostgreSQL, but the answer is then
     ``BOARD_MISSING``, not ``ALL``: a rebuilder killed between its rename and its second
@@ -165,16 +190,20 @@ def push_score(score: Score, totals: list[Total]) -> Pushed:
         score.undos,
         score.finished_at,
     )
-    items = [
-        (
-            daily.redis_key,
-            daily.member(score.play_id),
-            score.sort_key,
-            info_of(daily, details),
-            daily.alias(score.player_id),
+    items = []
+    if not score.hidden:
+        items.append(
+            (
+                daily.redis_key,
+                daily.member(score.play_id),
+                score.sort_key,
+                info_of(daily, details),
+                daily.alias(score.player_id),
+            )
         )
-    ]
     for ref, total in ((weekly, totals[0]), (alltime, totals[1])):
+        if total is None:
+            continue
         info = info_of(ref, (username, total.wins, total.points, total.plays))
         items.append((ref.redis_key, ref.member(total.player_id), total.sort_key, info, ""))
     try:

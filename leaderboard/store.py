@@ -119,6 +119,35 @@ return missing
 """
 
 
+# Set each (key, member) to exactly this score and details, or remove it (an empty score),
+# if the board exists; return the missing keys. For moderation (leaderboard.moderation):
+# hiding a play makes totals worse, which `ZADD LT` would refuse. A removed member's
+# `@<player id>` alias goes only if it still names that member.
+_REPLACE = """
+local missing = {}
+for i = 1, #KEYS / 2 do
+  local key, info_key = KEYS[2 * i - 1], KEYS[2 * i]
+  local member, score, info, alias = ARGV[4 * i - 3], ARGV[4 * i - 2], ARGV[4 * i - 1], ARGV[4 * i]
+  if redis.call('EXISTS', key) == 1 then
+    if score == '' then
+      redis.call('ZREM', key, member)
+      redis.call('HDEL', info_key, member)
+      if alias ~= '' and redis.call('HGET', info_key, alias) == member then
+        redis.call('HDEL', info_key, alias)
+      end
+    else
+      redis.call('ZADD', key, score, member)
+      redis.call('HSET', info_key, member, info)
+      if alias ~= '' then redis.call('HSET', info_key, alias, member) end
+    end
+  else
+    table.insert(missing, key)
+  end
+end
+return missing
+"""
+
+
 # A page of a board. ARGV: mode, size, score, member.
 #   first  : the first `size` entries
 #   after  : the `size` entries after (score, member)
@@ -214,6 +243,20 @@ def push(items: Iterable[tuple[str, str, int, str, str]]) -> list[str]:
     keys = [k for item in items for k in (item[0], info_key(item[0]))]
     with guarded():
         return list(script("push", _PUSH)(keys=keys, args=argv))
+
+
+def replace(items: Iterable[tuple[str, str, int | None, str, str]]) -> list[str]:
+    """Set (key, member, sort key, details, alias) exactly on each existing board, or remove
+    the member where the sort key is None; return the keys that are missing."""
+    items = list(items)
+    if not items:
+        return []
+    argv: list[str] = []
+    for _, member, score, info, alias in items:
+        argv += [member, "" if score is None else str(score), info, alias]
+    keys = [k for item in items for k in (item[0], info_key(item[0]))]
+    with guarded():
+        return list(script("replace", _REPLACE)(keys=keys, args=argv))
 
 
 def page(key: str, mode: str, size: int, score: int | None = None, member: str = "") -> Page | None:

@@ -95,6 +95,11 @@ CATALOGUE: dict[str, Entry] = {
         _("Hints are for practice plays; a ranked daily play gets none."),
     ),
     "csrf_failed": Entry(403, _("CSRF verification failed"), _("CSRF verification failed.")),
+    "ranked_banned": Entry(
+        403,
+        _("Banned from ranked play"),
+        _("This account may no longer start ranked plays; practice plays are still open."),
+    ),
     # --- 404: nothing there --------------------------------------------------------------
     "not_found": Entry(404, _("Not found"), _("There is no such resource.")),
     "daily_not_available": Entry(
@@ -102,6 +107,11 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "board_not_available": Entry(
         404, _("Board not available"), _("That day has not started yet (UTC).")
+    ),
+    "replays_not_published": Entry(
+        404,
+        _("Replays not published"),
+        _("A day's replays are published once its ranked plays have closed."),
     ),
     "not_on_board": Entry(404, _("Not on the board"), _("You have no result on this board.")),
     "player_not_found": Entry(404, _("Player not found"), _("There is no player of that name.")),

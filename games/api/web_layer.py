@@ -48,6 +48,10 @@ def register() -> None:
     schema.register_parameter_schema(
         "query", "options", {"type": "string", "pattern": f"^({option}(,{option})*)?$"}
     )
+    # ?preset= (the replays of a day) as a pattern, like StartPlayRequest.preset below.
+    schema.register_parameter_schema(
+        "query", "preset", {"type": "string", "pattern": f"^({preset})$"}
+    )
     # The presets as a pattern, not an enum: generated clients turn an enum into a type of
     # their own (the Python client's StartPlayRequestPreset), which broke their callers;
     # a pattern keeps the field a string while saying which strings are accepted.

@@ -14,7 +14,7 @@ from config.web.catalogue import CATALOGUE, RULES
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     path
-    for folder in ("games", "leaderboard", "config")
+    for folder in ("games", "leaderboard", "config", "fairplay")
     for path in (ROOT / folder).rglob("*.py")
     if "migrations" not in path.parts and "solver" not in path.parts
 ]

@@ -30,6 +30,8 @@ SERVICES = [
     "config/web/idempotency.py",
     "games/winnability/hints.py",
     "leaderboard/groups.py",
+    "leaderboard/moderation.py",
+    "fairplay/services.py",
 ]
 # DomainError("code", …) and a move's refusal, self._refusal(index, "code", …)
 RAISED = re.compile(r"\b(?:DomainError\(|_refusal\(\s*index,)\s*\"([a-z_]+)\"")

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 PUBLIC = {
     ("/api/v1/presets", "get"),
     ("/api/v1/daily/{date}", "get"),
+    ("/api/v1/daily/{date}/replays", "get"),
     ("/api/v1/health", "get"),
     ("/api/v1/auth/register", "post"),
     ("/api/v1/auth/token", "post"),

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError
-from config.web import caching
+from config.web import caching, clientkeys
 from config.web.idempotency import idempotent
 from config.web.openapi import (
     AUTH_REQUIRED,
@@ -119,6 +119,7 @@ class PlaysView(generics.GenericAPIView):
                 "invalid_idempotency_key",
                 "daily_not_available",
                 "already_played",
+                "ranked_banned",
                 "idempotency_key_reused",
                 *AUTH_REQUIRED,
                 *BODY,
@@ -156,6 +157,7 @@ class PlaysView(generics.GenericAPIView):
                 seed=data.get("seed"),
                 deck=data.get("deck"),
                 pysol_deal=data.get("pysol_deal"),
+                client_keys=clientkeys.client_keys(request),
             )
             return Response(PlaySerializer(play).data, status=status.HTTP_201_CREATED)
 

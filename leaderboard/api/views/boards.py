@@ -179,6 +179,7 @@ class BoardView(APIView):
                 raise NotAuthenticated("sign in to see a group's board")
             group = groups.group_for(user, group_id)
             players = groups.member_ids(group)
+        me = user.pk if user is not None else None
         around = request.query_params.get("around")
         cursor = request.query_params.get("cursor")
         size = _int_param(request, "page_size", DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
@@ -188,14 +189,16 @@ class BoardView(APIView):
                 raise Problem(400, "invalid_around", "around takes the value 'me'")
             if user is None:
                 raise NotAuthenticated("sign in to see your own place on a board")
-            result = boards.read(ref, "around", n, me=user.pk, players=players)
+            result = boards.read(ref, "around", n, me=user.pk, players=players, viewer=user.pk)
             if result.start < 0:
                 raise Problem(404, "not_on_board", "you have no result on this board")
         elif cursor:
             mode, key, member = _decode_cursor(ref, cursor)
-            result = boards.read(ref, mode, size, key=key, member=member, players=players)
+            result = boards.read(
+                ref, mode, size, key=key, member=member, players=players, viewer=me
+            )
         else:
-            result = boards.read(ref, "first", size, players=players)
+            result = boards.read(ref, "first", size, players=players, viewer=me)
         body = {
             "board": {
                 "preset": rules.name,
@@ -218,7 +221,7 @@ class BoardView(APIView):
             "results": result.entries,
         }
         # A frozen day never changes; a page that depends on the caller is private.
-        if around not in (None, "") or players is not None:
+        if around not in (None, "") or players is not None or result.personal:
             cache_control = caching.PRIVATE
         elif body["board"]["frozen"]:
             cache_control = caching.IMMUTABLE

@@ -58,5 +58,5 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         """The caller's own profile."""
-        body = ProfileSerializer(profiles.profile(request.user)).data
+        body = ProfileSerializer(profiles.profile(request.user, own=True)).data
         return caching.cached(request, body, caching.PRIVATE)
