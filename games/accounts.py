@@ -17,6 +17,7 @@ import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 
 from .errors import DomainError
@@ -43,11 +44,16 @@ def register(username: str, password: str) -> Any:
     race (the loser's insert waits for the winner's commit, then fails).
     """
     users = get_user_model()
+    # Hashed before the transaction: hashing takes a good part of a second, and on SQLite a
+    # transaction holds the database's one write lock from its BEGIN (settings.py).
+    hashed = make_password(password)
     try:
         with transaction.atomic():
             if AccountName.objects.filter(key=name_key(username)).exists():
                 raise IntegrityError("username taken")
-            return users.objects.create_user(username=username, password=password)
+            user = users(username=users.normalize_username(username), password=hashed)
+            user.save()
+            return user
     except IntegrityError as error:
         raise DomainError("username_taken", "that username is taken") from error
 
