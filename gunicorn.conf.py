@@ -22,6 +22,9 @@ changed through the environment (README, "Faults and the server edge").
   that refusal as a problem document too (``request_line_too_long``,
   ``header_fields_too_large``, ``bad_request``). The limits are generous so that every
   request a client may legitimately send reaches Django.
+* ``post_worker_init``: without a broker (``make run``) each worker starts the leaderboard's
+  sweeper thread, the beat's catch-up in-process (``leaderboard.sweeper``,
+  docs/embedded-mode.md); with one it does nothing.
 * ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For``
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
@@ -83,3 +86,11 @@ errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 # Workers write their heartbeat files to memory, not to a (possibly slow) disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+
+def post_worker_init(worker: object) -> None:
+    """Django is loaded in the worker now: start the leaderboard's sweeper if this server
+    has no Celery beat to run the catch-up (``LEADERBOARD_SWEEP_SECONDS`` > 0)."""
+    from leaderboard.sweeper import start_in_process
+
+    start_in_process()

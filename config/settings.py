@@ -299,6 +299,13 @@ LEADERBOARD_REBUILD_LOCK_SECONDS = env_int("LEADERBOARD_REBUILD_LOCK_SECONDS", 3
 # Rebuild missing boards in the request's thread instead of a background one (tests).
 LEADERBOARD_REBUILD_INLINE = env_bool("LEADERBOARD_REBUILD_INLINE", False)
 LEADERBOARD_GROUP_MAX_MEMBERS = env_int("LEADERBOARD_GROUP_MAX_MEMBERS", 500)
+# Without a broker there is no beat: each web worker sweeps for finished ranked plays
+# without a score every this many seconds (leaderboard.sweeper; 0: never, as with a beat),
+# and this long after a score write failed.
+LEADERBOARD_SWEEP_SECONDS = env_float(
+    "LEADERBOARD_SWEEP_SECONDS", 0.0 if REDIS_URL or TESTING else 15.0
+)
+LEADERBOARD_SWEEP_RETRY_SECONDS = env_float("LEADERBOARD_SWEEP_RETRY_SECONDS", 2.0)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
