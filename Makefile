@@ -10,7 +10,7 @@ STAMP := $(VENV)/.haven-installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format install native migrate daily worker beat schema clean
+.PHONY: run dev test lint format install native migrate daily worker beat schema clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,8 +51,15 @@ daily: migrate
 		echo "prepare_daily not available: skipping the daily deals"; \
 	fi
 
+# gunicorn with the repository's gunicorn.conf.py, as docker-compose runs it: on the embedded
+# SQLite default one process of 8 threads (docs/embedded-mode.md says why); GUNICORN_*
+# variables override it. `make dev` is Django's reloading development server.
 run: daily
 	@echo "The web client: http://$(HOST):$(PORT)/play/"
+	GUNICORN_BIND=$(HOST):$(PORT) GUNICORN_WORKERS=$${GUNICORN_WORKERS:-1} \
+		$(VENV)/bin/gunicorn -c gunicorn.conf.py config.wsgi:application
+
+dev: daily
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # The fault tests (tests/faults) start, kill and hang servers of their own; run alone after
