@@ -51,13 +51,11 @@ daily: migrate
 		echo "prepare_daily not available: skipping the daily deals"; \
 	fi
 
-# gunicorn with the repository's gunicorn.conf.py, as docker-compose runs it: on the embedded
-# SQLite default one process of 8 threads (docs/embedded-mode.md says why); GUNICORN_*
-# variables override it. `make dev` is Django's reloading development server.
+# gunicorn with the repository's gunicorn.conf.py, as docker-compose runs it (on SQLite one
+# process of 8 threads: docs/embedded-mode.md); `make dev` is Django's reloading runserver.
 run: daily
 	@echo "The web client: http://$(HOST):$(PORT)/play/"
-	GUNICORN_BIND=$(HOST):$(PORT) GUNICORN_WORKERS=$${GUNICORN_WORKERS:-1} \
-		$(VENV)/bin/gunicorn -c gunicorn.conf.py config.wsgi:application
+	GUNICORN_BIND=$(HOST):$(PORT) $(VENV)/bin/gunicorn -c gunicorn.conf.py config.wsgi:application
 
 dev: daily
 	$(PY) manage.py runserver $(HOST):$(PORT)

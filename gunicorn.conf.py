@@ -4,13 +4,14 @@ The Dockerfile and docker-compose.yml start the web server this way; every value
 changed through the environment (README, "Faults and the server edge").
 
 * Workers: ``GUNICORN_WORKER_CLASS`` (default ``gthread``), ``GUNICORN_WORKERS`` (default
-  one per core) and ``GUNICORN_THREADS`` (default 8). In ``bench/api.py`` (bench/README.md,
-  issue 24) gthread with one worker per core and 8 threads moved the most and spent the
-  least CPU per request: it keeps connections alive, and a thread waiting on PostgreSQL
-  leaves the core to another. Each thread holds a database connection: workers × threads
-  connections per server (mind ``max_connections``, or put PgBouncer in front). ``sync``
-  and ``gthread`` are Haven's subclasses (problem documents for the requests gunicorn
-  refuses itself, ``config/gunicorn_workers.py``).
+  one per core on PostgreSQL, one on SQLite) and ``GUNICORN_THREADS`` (default 8). In
+  ``bench/api.py`` (bench/README.md, issue 24) gthread with one worker per core and 8
+  threads moved the most and spent the least CPU per request: it keeps connections alive,
+  and a thread waiting on PostgreSQL leaves the core to another. Each thread holds a
+  database connection: workers × threads connections per server (mind
+  ``max_connections``, or put PgBouncer in front). ``sync`` and ``gthread`` are Haven's
+  subclasses (problem documents for the requests gunicorn refuses itself,
+  ``config/gunicorn_workers.py``).
 * Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
   restart or ``SIGTERM`` workers get ``GUNICORN_GRACEFUL_TIMEOUT`` (20 s) to finish their
   requests; idle keep-alive connections close after ``GUNICORN_KEEPALIVE`` (5 s). A worker
@@ -50,7 +51,11 @@ def _cores() -> int:
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
-workers = _int("GUNICORN_WORKERS", _cores())
+# On SQLite (no PostgreSQL DATABASE_URL: make run) one process: the in-memory cache, the
+# throttle counters and the daily deal's (day, preset) lock live in the process, and SQLite
+# takes one writer at a time however many processes there are (docs/embedded-mode.md).
+_on_postgres = os.environ.get("DATABASE_URL", "").strip().startswith("postgres")
+workers = _int("GUNICORN_WORKERS", _cores() if _on_postgres else 1)
 threads = _int("GUNICORN_THREADS", 8)
 # sync and gthread are gunicorn's workers with problem documents for the requests gunicorn
 # refuses itself (config/gunicorn_workers.py); any other class is used as given. As gunicorn

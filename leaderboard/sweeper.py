@@ -106,6 +106,7 @@ def start_in_process() -> Sweeper | None:
     with _guard:
         if _sweeper is None:
             _sweeper = Sweeper(interval, retry_seconds()).start()
+            log.info("leaderboard: sweeping for unscored plays every %g s (no beat)", interval)
         return _sweeper
 
 
