@@ -18,15 +18,21 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 300  # make run may reinstall the project first (a fresh CI machine)
 
+#: A player whose ranked play finished before the server started, and whose score was lost
+#: (written as a crash between the play's commit and its score would leave it).
+LOST_BEFORE_START = "lost-before-start"
+
 # Today's deals: made-up verdicts (tests.factories.store_daily), and Seahaven's deck is the
 # one that 52 foundation moves win, so every player can win a ranked daily in one batch.
-STORE_DEALS = """
+STORE_DEALS = f"""
 from games.daily import utc_today
 from games.models import Deal
-from tests.factories import seahaven_win_deck, store_daily
+from tests.factories import make_user, seahaven_win_deck, store_daily
+from tests.leaderboard.helpers import ranked_play
 
 deals = store_daily(utc_today(), seed_base=7000)
 Deal.objects.filter(pk=deals["seahaven"].pk).update(deck=seahaven_win_deck())
+ranked_play(make_user("{LOST_BEFORE_START}"), day=utc_today(), preset="easthaven", cards=7)
 """
 
 
