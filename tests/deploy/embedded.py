@@ -42,13 +42,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+# gunicorn's and the leaderboard's knobs, and the outer make's flags (a jobserver).
+DROPPED_PREFIXES = ("GUNICORN_", "PYTEST_", "LEADERBOARD_", "SQLITE_", "MAKE", "MFLAGS")
+
+
 def embedded_env(sqlite_path: Path, **extra: str) -> dict[str, str]:
     """This environment without any service URL, Django test flag or gunicorn override."""
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in ("DATABASE_URL", "REDIS_URL", "HAVEN_TESTING", "DJANGO_SETTINGS_MODULE")
-        and not key.startswith(("GUNICORN_", "PYTEST_", "LEADERBOARD_", "SQLITE_", "MAKE"))
+        and not key.startswith(DROPPED_PREFIXES)
     }
     env.update(SQLITE_PATH=str(sqlite_path), GUNICORN_ACCESSLOG="", **extra)
     return env
