@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Play, PlayStatus
 
-from . import freezing, ranking, rebuilding, store
+from . import freezing, ranking, rebuilding, store, sweeper
 from .boards import BoardRef
 from .entries import info_of
 from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
@@ -196,9 +196,7 @@ def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
         # The play itself is committed and its score is not: retried until it lands
         # (leaderboard.sweeper), and swept by every catch-up meanwhile.
         log.exception("leaderboard: could not record play %s; retrying", play.pk)
-        from .sweeper import score_later  # the sweeper runs the catch-up, which needs us
-
-        score_later(play.pk)
+        sweeper.score_later(play.pk)
 
 
 def rescore_missing(since_day: dt.date | None = None) -> int:

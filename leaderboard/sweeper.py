@@ -71,7 +71,7 @@ class Sweeper:
             self._thread.join(timeout)
 
     def _run(self) -> None:
-        from . import catchup
+        from . import catchup  # here: catchup imports scores, which imports this module
 
         everything = True
         while not self._stop.is_set():
