@@ -14,7 +14,7 @@ PORT ?= 8000
 # local-secrets.json (mode 0600). Production sets both and leaves HAVEN_LOCAL unset.
 export HAVEN_LOCAL ?= 1
 
-.PHONY: run test lint format install native migrate daily worker beat schema docs clean
+.PHONY: run dev test lint format install native migrate daily worker beat schema docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -55,8 +55,13 @@ daily: migrate
 		echo "prepare_daily not available: skipping the daily deals"; \
 	fi
 
+# gunicorn with the repository's gunicorn.conf.py, as docker-compose runs it (on SQLite one
+# process of 8 threads: docs/embedded-mode.md); `make dev` is Django's reloading runserver.
 run: daily
 	@echo "The web client: http://$(HOST):$(PORT)/play/"
+	GUNICORN_BIND=$(HOST):$(PORT) $(VENV)/bin/gunicorn -c gunicorn.conf.py config.wsgi:application
+
+dev: daily
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # The fault tests (tests/faults) start, kill and hang servers of their own; run alone after

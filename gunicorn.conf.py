@@ -4,13 +4,14 @@ The Dockerfile and docker-compose.yml start the web server this way; every value
 changed through the environment (docs/operations/server-edge.md).
 
 * Workers: ``GUNICORN_WORKER_CLASS`` (default ``gthread``), ``GUNICORN_WORKERS`` (default
-  one per core) and ``GUNICORN_THREADS`` (default 8). In ``bench/api.py`` (bench/README.md,
-  issue 24) gthread with one worker per core and 8 threads moved the most and spent the
-  least CPU per request: it keeps connections alive, and a thread waiting on PostgreSQL
-  leaves the core to another. Each thread holds a database connection: workers × threads
-  connections per server (mind ``max_connections``, or put PgBouncer in front). ``sync``
-  and ``gthread`` are Haven's subclasses (problem documents for the requests gunicorn
-  refuses itself, ``config/gunicorn_workers.py``).
+  one per core on PostgreSQL, one on SQLite) and ``GUNICORN_THREADS`` (default 8). In
+  ``bench/api.py`` (bench/README.md, issue 24) gthread with one worker per core and 8
+  threads moved the most and spent the least CPU per request: it keeps connections alive,
+  and a thread waiting on PostgreSQL leaves the core to another. Each thread holds a
+  database connection: workers × threads connections per server (mind
+  ``max_connections``, or put PgBouncer in front). ``sync`` and ``gthread`` are Haven's
+  subclasses (problem documents for the requests gunicorn refuses itself,
+  ``config/gunicorn_workers.py``).
 * Timeouts: a worker silent for ``GUNICORN_TIMEOUT`` (30 s) is killed and replaced; on a
   restart or ``SIGTERM`` workers get ``GUNICORN_GRACEFUL_TIMEOUT`` (20 s) to finish their
   requests; idle keep-alive connections close after ``GUNICORN_KEEPALIVE`` (5 s). A worker
@@ -22,6 +23,9 @@ changed through the environment (docs/operations/server-edge.md).
   that refusal as a problem document too (``request_line_too_long``,
   ``header_fields_too_large``, ``bad_request``). The limits are generous so that every
   request a client may legitimately send reaches Django.
+* ``post_worker_init``: without a broker (``make run``) each worker starts the leaderboard's
+  sweeper thread, the beat's catch-up in-process (``leaderboard.sweeper``,
+  docs/embedded-mode.md); with one it does nothing.
 * ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For``
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
@@ -47,7 +51,11 @@ def _cores() -> int:
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:" + os.environ.get("PORT", "8000"))
-workers = _int("GUNICORN_WORKERS", _cores())
+# On SQLite (no PostgreSQL DATABASE_URL: make run) one process: the in-memory cache, the
+# throttle counters and the daily deal's (day, preset) lock live in the process, and SQLite
+# takes one writer at a time however many processes there are (docs/embedded-mode.md).
+_on_postgres = os.environ.get("DATABASE_URL", "").strip().startswith("postgres")
+workers = _int("GUNICORN_WORKERS", _cores() if _on_postgres else 1)
 threads = _int("GUNICORN_THREADS", 8)
 # sync and gthread are gunicorn's workers with problem documents for the requests gunicorn
 # refuses itself (config/gunicorn_workers.py); any other class is used as given. As gunicorn
@@ -83,3 +91,11 @@ errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 # Workers write their heartbeat files to memory, not to a (possibly slow) disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+
+def post_worker_init(worker: object) -> None:
+    """Django is loaded in the worker now: start the leaderboard's sweeper if this server
+    has no Celery beat to run the catch-up (``LEADERBOARD_SWEEP_SECONDS`` > 0)."""
+    from leaderboard.sweeper import start_in_process
+
+    start_in_process()

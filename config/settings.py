@@ -3,7 +3,9 @@
 Nothing set means: SQLite in the project folder, a local-memory cache and Celery tasks run
 in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither PostgreSQL nor Redis.
 
-* ``DATABASE_URL`` — e.g. ``postgres://user:pass@host:5432/haven`` (psycopg 3).
+* ``DATABASE_URL`` — e.g. ``postgres://user:pass@host:5432/haven`` (psycopg 3); without it
+  SQLite in ``SQLITE_PATH`` (default ``db.sqlite3`` here), WAL, ``SQLITE_BUSY_SECONDS``
+  (docs/embedded-mode.md).
 * ``REDIS_URL`` — e.g. ``redis://host:6379/0``: the Django cache, the throttles and Celery's
   broker and result backend. Under pytest the database number is rewritten to 15 so a test
   run never touches the data of a running service.
@@ -165,7 +167,8 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        # Without DATABASE_URL: SQLite in SQLITE_PATH (default db.sqlite3 in the project).
+        default=f"sqlite:///{os.environ.get('SQLITE_PATH') or BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DB_CONN_MAX_AGE", 60),
         conn_health_checks=True,
     )
@@ -177,6 +180,19 @@ EMBEDDED = not os.environ.get("DATABASE_URL", "").strip()
 if not USING_POSTGRES:
     # SQLite keeps a connection per thread; persistent connections buy nothing there.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The embedded default holds a small club at once (docs/embedded-mode.md): WAL lets
+    # readers run beside the one writer; a writer waits up to SQLITE_BUSY_SECONDS for the
+    # lock instead of failing with "database is locked"; and every transaction begins
+    # IMMEDIATE (takes the write lock at BEGIN), so two transactions that both read and
+    # then write never deadlock on the upgrade, which SQLite answers with SQLITE_BUSY
+    # at once, without waiting.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL;",
+            "timeout": env_float("SQLITE_BUSY_SECONDS", 20.0),
+            "transaction_mode": "IMMEDIATE",
+        }
+    )
 else:
     # An unreachable server fails a request in seconds (a 503, config.web.outage), not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
@@ -342,6 +358,13 @@ LEADERBOARD_REBUILD_LOCK_SECONDS = env_int("LEADERBOARD_REBUILD_LOCK_SECONDS", 3
 # Rebuild missing boards in the request's thread instead of a background one (tests).
 LEADERBOARD_REBUILD_INLINE = env_bool("LEADERBOARD_REBUILD_INLINE", False)
 LEADERBOARD_GROUP_MAX_MEMBERS = env_int("LEADERBOARD_GROUP_MAX_MEMBERS", 500)
+# Without a broker there is no beat: each web worker sweeps for finished ranked plays
+# without a score every this many seconds (leaderboard.sweeper; 0: never, as with a beat),
+# and this long after a score write failed.
+LEADERBOARD_SWEEP_SECONDS = env_float(
+    "LEADERBOARD_SWEEP_SECONDS", 0.0 if REDIS_URL or TESTING else 15.0
+)
+LEADERBOARD_SWEEP_RETRY_SECONDS = env_float("LEADERBOARD_SWEEP_RETRY_SECONDS", 2.0)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -23,6 +23,7 @@ import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 
 from config.errors import DomainError
@@ -61,13 +62,18 @@ def register(username: str, password: str) -> Any:
             scripts=used,
         )
     users = get_user_model()
+    # Hashed before the transaction: hashing takes a good part of a second, and on SQLite a
+    # transaction holds the database's one write lock from its BEGIN (settings.py).
+    hashed = make_password(password)
     try:
         with transaction.atomic():
             if AccountName.objects.filter(key=name_key(username)).exists():
                 raise IntegrityError("username taken")
             if look_alike(username) is not None:
                 raise IntegrityError("username looks like another")
-            return users.objects.create_user(username=username, password=password)
+            user = users(username=users.normalize_username(username), password=hashed)
+            user.save()
+            return user
     except IntegrityError as error:
         if AccountName.objects.filter(key=name_key(username)).exists():
             raise DomainError("username_taken", "that username is taken") from error

@@ -13,8 +13,11 @@ class LeaderboardConfig(AppConfig):
         from games.models import Play
         from games.signals import play_finished
 
-        from .catchup import catch_up_in_background
+        from . import sweeper
+        from .catchup import catch_up_in_background, sweep
         from .scores import on_play_finished
+
+        sweeper.use(sweep)
 
         play_finished.connect(on_play_finished, sender=Play, dispatch_uid="leaderboard.record_play")
         # Redis back after an outage: replay the scores its boards missed.

@@ -68,13 +68,16 @@ def replay_pending(batch: int = 500) -> int:
 CATCH_UP_WINDOW = dt.timedelta(days=2)
 
 
-def catch_up() -> tuple[int, int]:
+def catch_up(window: dt.timedelta | None = CATCH_UP_WINDOW) -> tuple[int, int]:
     """Score recent finished ranked plays that missed their score (a process killed after
     the play's commit, a database error in the receiver), rebuild the live boards if Redis
     lost them (restarted empty, flushed: :func:`leaderboard.boards.restore_if_lost`), then
-    replay the outbox to Redis. Idempotent; run by the ``catch_up`` beat task and when a
-    process sees Redis return. Returns (plays scored, pushes confirmed)."""
-    scored = rescore_missing(since_day=timezone.now().date() - CATCH_UP_WINDOW)
+    replay the outbox to Redis. Idempotent; run by the ``catch_up`` beat task, by the
+    in-process sweeper (:mod:`leaderboard.sweeper`) and when a process sees Redis return.
+    ``window=None`` looks at the ranked plays of every day (a sweeper's first run: the
+    server may have been down for days). Returns (plays scored, pushes confirmed)."""
+    since_day = None if window is None else timezone.now().date() - window
+    scored = rescore_missing(since_day=since_day)
     if store.configured():
         try:
             rebuilding.restore_if_lost()
@@ -82,6 +85,12 @@ def catch_up() -> tuple[int, int]:
         except store.StoreUnavailable as error:
             log.warning("leaderboard: Redis unavailable, boards not restored: %s", error)
     return scored, replay_pending()
+
+
+def sweep(everything: bool) -> tuple[int, int]:
+    """One sweep of :mod:`.sweeper`: every day's plays when ``everything``, else the
+    window's."""
+    return catch_up(None if everything else CATCH_UP_WINDOW)
 
 
 def catch_up_in_background(outage_started: float = 0.0) -> None:

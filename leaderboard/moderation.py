@@ -28,9 +28,9 @@ from django.db.models import QuerySet
 from games.models import Play, PlayStatus
 
 from . import freezing, rebuilding, store
-from .boards import BoardRef
 from .entries import info_of
 from .models import ALL_TIME, FrozenDay, Score, Total
+from .refs import BoardRef
 from .scores import recompute_total, record_play, refs_of
 
 log = logging.getLogger(__name__)

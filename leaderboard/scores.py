@@ -25,7 +25,7 @@ from django.utils import timezone
 from games import engine
 from games.models import Play, PlayStatus
 
-from . import freezing, ranking, rebuilding, store
+from . import freezing, ranking, rebuilding, store, sweeper
 from .entries import info_of
 from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
 from .refs import BoardRef
@@ -226,19 +226,31 @@ def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
     try:
         record_play(play)
     except Exception:
-        # The play itself is committed; `rebuild_leaderboards --rescore` recovers the score.
-        log.exception("leaderboard: could not record play %s", play.pk)
+        # The play itself is committed and its score is not: retried until it lands
+        # (leaderboard.sweeper), and swept by every catch-up meanwhile.
+        log.exception("leaderboard: could not record play %s; retrying", play.pk)
+        sweeper.score_later(play.pk)
 
 
 def rescore_missing(since_day: dt.date | None = None) -> int:
     """Score every finished ranked play that has no score yet (after a crash; only the
-    dailies of ``since_day`` and later if given); return the count."""
+    dailies of ``since_day`` and later if given); return the count. A play that fails
+    again is logged and left for the next sweep; the others are still scored."""
     count = 0
     plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status__in=_UNFINISHED)
     if since_day is not None:
         # Through the few recent daily deals, so the (deal, status) index finds the plays.
         plays = plays.filter(deal__source="daily", deal__date__gte=since_day)
-    for play in plays.iterator():
-        if record_play(play) is not None:
+    # The ids first: no cursor stays open across the writes (SQLite would see them).
+    for play_id in list(plays.values_list("pk", flat=True)):
+        play = Play.objects.filter(pk=play_id).first()
+        if play is None:
+            continue
+        try:
+            scored = record_play(play)
+        except Exception:
+            log.exception("leaderboard: could not record play %s; the next sweep retries", play_id)
+            continue
+        if scored is not None:
             count += 1
     return count

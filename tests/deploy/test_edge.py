@@ -63,9 +63,11 @@ def test_web_starts_from_gunicorn_conf_everywhere():
 
 
 def load_conf(monkeypatch, **env: str) -> dict:
+    """gunicorn.conf.py's settings in ``env`` (PostgreSQL unless DATABASE_URL is given)."""
     for name in list(os.environ):
         if name.startswith("GUNICORN_") or name in ("TRUSTED_PROXY_COUNT", "FORWARDED_ALLOW_IPS"):
             monkeypatch.delenv(name)
+    monkeypatch.setenv("DATABASE_URL", "postgres://haven@postgres:5432/haven")
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
@@ -83,6 +85,22 @@ def test_gunicorn_conf_defaults(monkeypatch):
     assert conf["limit_request_fields"] == 100
     assert conf["limit_request_field_size"] == 8190
     assert conf["forwarded_allow_ips"] == ""  # no trusted proxy: trust no forwarded header
+
+
+def test_gunicorn_conf_runs_one_process_on_sqlite(monkeypatch):
+    # make run: the cache, the daily deal's lock and the sweeper live in the process
+    # (docs/embedded-mode.md); more threads, not more processes.
+    assert load_conf(monkeypatch, DATABASE_URL="")["workers"] == 1
+    assert load_conf(monkeypatch, DATABASE_URL="sqlite:////tmp/haven.sqlite3")["workers"] == 1
+    conf = load_conf(monkeypatch, DATABASE_URL="", GUNICORN_WORKERS="3")
+    assert (conf["workers"], conf["threads"]) == (3, 8)
+
+
+def test_gunicorn_conf_starts_the_sweeper_in_each_worker(monkeypatch):
+    started = []
+    monkeypatch.setattr("leaderboard.sweeper.start_in_process", lambda: started.append(1))
+    load_conf(monkeypatch)["post_worker_init"](object())
+    assert started == [1]
 
 
 def test_gunicorn_conf_follows_the_environment(monkeypatch):

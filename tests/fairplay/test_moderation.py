@@ -8,8 +8,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from leaderboard import moderation, ranking
-from leaderboard.boards import BoardRef
 from leaderboard.models import Score, Total
+from leaderboard.refs import BoardRef
 from tests.factories import client_for, make_user
 from tests.leaderboard.helpers import DAY, at, record
 
