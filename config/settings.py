@@ -469,4 +469,8 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
     "config.web.schema.describe_parameters",
     "config.web.schema_limits.declare_limits",
+    # Issue 46: rules across fields, then what every operation declares (security,
+    # summaries, tags, the one Problem component); schema_contract stays last.
+    "config.web.schema_bodies.state_body_rules",
+    "config.web.schema_contract.declare_contract",
 ]
