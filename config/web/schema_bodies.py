@@ -99,9 +99,9 @@ def _start_variants(schemas: dict[str, Any]) -> None:
         return
     properties = start["properties"]
     properties["deck"] = dict(DECK)
-    properties["options"] = _ref("PresetOptions")
+    properties["options"] = _ref("StartOptions")
     schemas["Card"] = dict(CARD)
-    schemas["PresetOptions"] = preset_options()
+    schemas["StartOptions"] = preset_options()
     for source, name in SOURCES.items():
         others = [_present(other) for other in SOURCES if other != source]
         schemas[name] = {
@@ -150,8 +150,7 @@ def _closed_moves(schemas: dict[str, Any]) -> None:
             schemas[name]["additionalProperties"] = False
     hint = schemas.get("Hint", {}).get("properties", {})
     if "move" in hint:
-        hint["move"] = {
-            "type": "object",
+        hint["move"] = {  # made oneOf [Move, null] by config.web.schema_contract
             "allOf": [MOVE_REF],
             "nullable": True,
             "description": hint["move"].get("description", ""),

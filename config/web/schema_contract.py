@@ -9,7 +9,7 @@ a generator, a request validator) needs on every operation.
 * One ``Problem`` component, referenced by every error response; the codes an operation
   can answer with a status are listed in the response's ``x-problem-codes`` and its
   description (inlined copies made generators emit a class per response).
-* ``nullable`` always next to a ``type`` (``allOf: [$ref]`` alone has none).
+* A nullable reference as ``oneOf: [$ref, null]`` (``nullable`` with no ``type`` is invalid).
 """
 
 from __future__ import annotations
@@ -82,13 +82,25 @@ def _reference_problem(response: dict[str, Any]) -> None:
         response["description"] = "problem: " + ", ".join(f"`{code}`" for code in codes)
 
 
+# OpenAPI 3.0's null: ``nullable`` needs a ``type`` beside it (linters), and generators
+# read ``oneOf: [X, null]`` as ``X | None`` where they drop the null of ``allOf`` + ``type``.
+NULL = {"type": "object", "nullable": True, "enum": [None]}
+
+
 def _typed_nullables(node: Any) -> None:
-    """``{allOf: [$ref], nullable: true}`` gets the type of what it refers to (object)."""
+    """``{allOf: [$ref], nullable: true}`` (a nullable serializer) becomes ``oneOf: [$ref,
+    null]``, which both strict linters and generators read as "that, or null"."""
     if isinstance(node, dict):
-        if node.get("nullable") and "type" not in node and ("allOf" in node or "oneOf" in node):
-            node["type"] = "object"
-        for value in node.values():
-            _typed_nullables(value)
+        for key, value in list(node.items()):
+            if (
+                isinstance(value, dict)
+                and value.get("nullable")
+                and "type" not in value
+                and len(value.get("allOf", [])) == 1
+            ):
+                rest = {k: v for k, v in value.items() if k not in ("allOf", "nullable")}
+                node[key] = {**rest, "oneOf": [value["allOf"][0], dict(NULL)]}
+            _typed_nullables(node[key])
     elif isinstance(node, list):
         for value in node:
             _typed_nullables(value)
