@@ -20,7 +20,6 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
-from games.engine.cards import NAMES
 
 from .openapi import MOVE_REF
 
@@ -33,7 +32,7 @@ SOURCES = {
 MOVE_BODIES = {"move": "OneMoveRequest", "moves": "MoveBatchRequest"}
 CARD = {
     "type": "string",
-    "enum": list(NAMES),
+    "enum": list(engine.NAMES),
     "description": "rank (A 2-9 T J Q K) then suit (S H D C); the server also takes 10 for T",
 }
 DECK = {

@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from config.web.params import DAY_PATTERN, FIRST_DAY, LAST_DAY, WEEK_PATTERN, week_in_range
-from games.engine.cards import NAMES
+from games.engine import NAMES
 from leaderboard import ranking
 
 from .helpers import start
