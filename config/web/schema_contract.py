@@ -9,6 +9,8 @@ a generator, a request validator) needs on every operation.
 * One ``Problem`` component, referenced by every error response; the codes an operation
   can answer with a status are listed in the response's ``x-problem-codes`` and its
   description (inlined copies made generators emit a class per response).
+* OpenAPI links from a play's answers to the operations on that play, so stateful
+  clients and schemathesis' stateful phase can follow them.
 * A nullable reference as ``oneOf: [$ref, null]`` (``nullable`` with no ``type`` is invalid).
 """
 
@@ -36,6 +38,31 @@ TAGS = {
 # The relative root: the paths carry /api/v1, so the schema's own host serves them.
 SERVERS = [{"url": "/", "description": "the server that serves this schema"}]
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'])\.(\s|$)")
+
+
+_PLAY_ID = {"play_id": "$response.body#/id"}
+# What a client does next with a play it was given: (path, method, status) → links.
+_ON_A_PLAY = {
+    "ReadThePlay": {"operationId": "plays_retrieve", "parameters": _PLAY_ID},
+    "MoveInThePlay": {"operationId": "plays_moves_create", "parameters": _PLAY_ID},
+    "ReadItsMoves": {"operationId": "plays_moves_list", "parameters": _PLAY_ID},
+    "AskForAHint": {"operationId": "plays_hint", "parameters": _PLAY_ID},
+}
+LINKS = {
+    ("/api/v1/plays", "post", "201"): _ON_A_PLAY,
+    ("/api/v1/plays/{play_id}", "get", "200"): _ON_A_PLAY,
+    ("/api/v1/plays/{play_id}/moves", "post", "200"): _ON_A_PLAY,
+}
+
+
+def _declare_links(paths: dict[str, Any]) -> None:
+    for (path, method, status), links in LINKS.items():
+        response = paths.get(path, {}).get(method, {}).get("responses", {}).get(status)
+        if response is not None:
+            response["links"] = {
+                name: {**link, "parameters": dict(link["parameters"])}
+                for name, link in links.items()
+            }
 
 
 def _token_optional_operations(generator: Any) -> set[tuple[str, str]]:
@@ -120,6 +147,7 @@ def declare_contract(result: dict[str, Any], generator: Any, request: Any, publi
                     used_tags.append(tag)
             for response in operation.get("responses", {}).values():
                 _reference_problem(response)
+    _declare_links(result.get("paths", {}))
     result["tags"] = [{"name": tag, "description": TAGS.get(tag, tag)} for tag in used_tags]
     result["servers"] = SERVERS
     result.setdefault("components", {}).setdefault("schemas", {})["Problem"] = problem_schema()

@@ -10,9 +10,9 @@ meaningful; positive and negative cases are generated (schemathesis' default mod
 Every check runs; positive_data_acceptance forgives only the refusals listed in
 ``SEMANTIC_REFUSALS``, each with the reason no schema can express it. The stateful checks
 (``use_after_free``, ``ensure_resource_availability``, ``object_level_authorization``)
-judge sequences of calls linked in the schema; it declares no OpenAPI links, so in this
-stateless run they pass vacuously (ownership is covered by tests/api: another player's
-play is 404 for every verb).
+judge sequences of calls linked in the schema: the stateful test at the end follows the
+links from a started play to the operations on it (ownership is covered by tests/api:
+another player's play is 404 for every verb).
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ SEMANTIC_REFUSALS = {
     "nothing_to_undo": "the play's state decides it",
     "batch_after_reveal": "the play's state decides it (a batch that turns a card)",
     "idempotency_key_reused": "an earlier request with the same key decides it",
+    "precondition_failed": "If-Match against the play's current version (its state)",
 }
 # Password strength (a common password, one too like the username) is the server's list
 # and a rule across fields; ``seq`` may be left out only when If-Match names the play's
@@ -160,3 +161,52 @@ def test_every_check_passes_on_generated_requests(case, bearer):
         record("schema", response.status_code, expected=False)
         raise
     record("schema", response.status_code, expected=True)
+
+
+# --- The stateful phase: sequences of calls along the schema's links ---------------------------
+# A play's answers link to the operations on that play (config.web.schema_contract.LINKS):
+# start a play, then read it, move in it, read its moves, ask for a hint, in any order, with
+# every check above on every answer. Bounded: a few scenarios of a few steps.
+STATEFUL_SCENARIOS = int(os.environ.get("HOSTILE_EXPLORE") or 8)
+
+
+def _workflow(headers: dict[str, str], answered: list[tuple[str, str, int]]):
+    class PlayWorkflow(schema.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case):
+            return {"headers": headers}
+
+        def call(self, case, **kwargs):
+            response = super().call(case, **kwargs)
+            answered.append((case.method, case.operation.path, response.status_code))
+            return response
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS, headers=headers)
+
+    return PlayWorkflow
+
+
+def test_the_schema_links_a_play_to_the_operations_on_it():
+    links = schema.raw_schema["paths"]["/api/v1/plays"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} >= {
+        "plays_retrieve",
+        "plays_moves_create",
+        "plays_moves_list",
+    }
+
+
+@pytest.mark.django_db
+def test_every_check_passes_on_linked_sequences(bearer):
+    answered: list[tuple[str, str, int]] = []
+    _workflow({"Authorization": bearer}, answered).run(
+        settings=settings(
+            max_examples=STATEFUL_SCENARIOS,
+            stateful_step_count=6,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=os.environ.get("HOSTILE_EXPLORE") is None,
+        )
+    )
+    # The links were followed: an operation on a play the workflow started answered 200.
+    followed = [call for call in answered if call[1].startswith("/api/v1/plays/{play_id}")]
+    assert any(status == 200 for _method, _path, status in followed), answered
