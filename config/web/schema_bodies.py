@@ -149,7 +149,7 @@ def _closed_moves(schemas: dict[str, Any]) -> None:
             schemas[name]["additionalProperties"] = False
     hint = schemas.get("Hint", {}).get("properties", {})
     if "move" in hint:
-        hint["move"] = {  # made oneOf [Move, null] by config.web.schema_contract
+        hint["move"] = {  # made anyOf [Move, null] by config.web.schema_contract
             "allOf": [MOVE_REF],
             "nullable": True,
             "description": hint["move"].get("description", ""),

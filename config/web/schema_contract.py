@@ -11,7 +11,7 @@ a generator, a request validator) needs on every operation.
   description (inlined copies made generators emit a class per response).
 * OpenAPI links from a play's answers to the operations on that play, so stateful
   clients and schemathesis' stateful phase can follow them.
-* A nullable reference as ``oneOf: [$ref, null]`` (``nullable`` with no ``type`` is invalid).
+* A nullable reference as ``anyOf: [$ref, null]`` (``nullable`` with no ``type`` is invalid).
 """
 
 from __future__ import annotations
@@ -110,12 +110,13 @@ def _reference_problem(response: dict[str, Any]) -> None:
 
 
 # OpenAPI 3.0's null: ``nullable`` needs a ``type`` beside it (linters), and generators
-# read ``oneOf: [X, null]`` as ``X | None`` where they drop the null of ``allOf`` + ``type``.
+# read ``anyOf: [X, null]`` as ``X | None`` where they drop the null of ``allOf`` + ``type``
+# (anyOf, not oneOf: Redocly's example check counts null as matching both branches).
 NULL = {"type": "object", "nullable": True, "enum": [None]}
 
 
 def _typed_nullables(node: Any) -> None:
-    """``{allOf: [$ref], nullable: true}`` (a nullable serializer) becomes ``oneOf: [$ref,
+    """``{allOf: [$ref], nullable: true}`` (a nullable serializer) becomes ``anyOf: [$ref,
     null]``, which both strict linters and generators read as "that, or null"."""
     if isinstance(node, dict):
         for key, value in list(node.items()):
@@ -126,7 +127,7 @@ def _typed_nullables(node: Any) -> None:
                 and len(value.get("allOf", [])) == 1
             ):
                 rest = {k: v for k, v in value.items() if k not in ("allOf", "nullable")}
-                node[key] = {**rest, "oneOf": [value["allOf"][0], dict(NULL)]}
+                node[key] = {**rest, "anyOf": [value["allOf"][0], dict(NULL)]}
             _typed_nullables(node[key])
     elif isinstance(node, list):
         for value in node:
