@@ -559,4 +559,8 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
     "config.web.schema.describe_parameters",
     "config.web.schema_limits.declare_limits",
+    # Issue 46: rules across fields, then what every operation declares (security,
+    # summaries, tags, the one Problem component); schema_contract stays last.
+    "games.api.schema_bodies.state_body_rules",
+    "config.web.schema_contract.declare_contract",
 ]

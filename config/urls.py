@@ -13,6 +13,9 @@ from config.web.schema import RedocView, SwaggerView
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The other API paths end without a slash, so tools try this spelling first: served
+    # as it is (a redirect would lose clients that do not follow one).
+    path("api/v1/schema", SpectacularAPIView.as_view()),
     path("api/v1/docs/", SwaggerView.as_view(url_name="schema"), name="docs"),
     path(
         "api/v1/redoc/",

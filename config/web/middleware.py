@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.gzip import GZipMiddleware
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 
 from .problems import problem_response
 
@@ -83,6 +84,9 @@ class CompressionMiddleware(GZipMiddleware):
       body). Other bodies hold no secret.
     * A strong ``ETag`` stays strong, as ``"<tag>-gzip"`` (one tag per content coding, as
       RFC 9110 asks), instead of being weakened; ``config.web.caching`` matches both forms.
+    * ``Vary: Accept-Encoding`` on every answer it might have compressed, not only on those
+      it did: a 304 (no body, never compressed) must carry the same ``Vary`` as the 200 it
+      stands for (RFC 9110, 15.4.5), and so must a body too short to compress.
     """
 
     UNCOMPRESSED_PREFIXES = ("/api/v1/auth/", "/api/v1/groups")
@@ -90,6 +94,7 @@ class CompressionMiddleware(GZipMiddleware):
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if not settings.GZIP_RESPONSES or request.path.startswith(self.UNCOMPRESSED_PREFIXES):
             return response
+        patch_vary_headers(response, ("Accept-Encoding",))
         etag = response.get("ETag")
         response = super().process_response(request, response)
         if etag and etag.startswith('"') and response.get("Content-Encoding") == "gzip":

@@ -1,15 +1,14 @@
 """What the OpenAPI schema says beyond the serializers, so generated clients need no edits.
 
-* Error responses: per operation and status, a problem document whose ``code`` is the enum
-  of the codes that operation can answer with that status (from ``config.web.catalogue``).
+* Error responses: per operation and status, the codes that operation can answer with that
+  status (from ``config.web.catalogue``); ``config.web.schema_contract`` makes each one a
+  reference to the one ``Problem`` component, with its codes in ``x-problem-codes``.
 * Headers: ``ETag`` / ``Cache-Control`` on cacheable answers, ``Location`` on 201,
   ``Idempotent-Replayed`` on idempotent POSTs, ``Retry-After`` on 429; ``If-None-Match``,
   ``If-Match``, ``Accept-Language`` and ``?lang`` as request parameters.
 * Moves: one discriminated union on ``type`` (``Move``), the same schema for a request's
   ``move`` and for ``legal_moves`` and the logs.
-* Security: public operations carry none, so a generated client calls them without a
-  token; operations where signing in is optional carry none either (their description
-  says what a token adds), since generators read any ``security`` entry as "token required".
+* Security: declared on every operation by ``config.web.schema_contract``.
 """
 
 from __future__ import annotations
@@ -33,7 +32,11 @@ _PROBLEM_PROPERTIES: dict[str, Any] = {
     "code": {"type": "string", "description": "stable machine-readable code, never translated"},
     "rule": {"type": "string", "description": "illegal_move only: the engine's rule code"},
     "seq": {"type": "integer", "description": "stale_sequence only: the play's current seq"},
-    "errors": {"description": "validation_error only: messages per field"},
+    "errors": {
+        "type": "object",
+        "additionalProperties": {},
+        "description": "validation_error only: messages per field",
+    },
     "index": {
         "type": "integer",
         "description": "a batch of moves only: the position of the refused move, from 0",
@@ -203,7 +206,7 @@ _LANG_PARAMETER = {
 
 def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict:
     """drf-spectacular hook: the move union and the Problem component, ``?lang`` on every
-    operation, and no ``security`` on operations a client may call without a token."""
+    operation."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(MOVE_COMPONENTS)
     schemas["Problem"] = problem_schema()
@@ -212,7 +215,4 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
             parameters = operation.setdefault("parameters", [])
             if not any(p.get("name") == "lang" and p.get("in") == "query" for p in parameters):
                 parameters.append(dict(_LANG_PARAMETER))
-            security = operation.get("security")
-            if security is not None and {} in security:
-                del operation["security"]
     return result

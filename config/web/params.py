@@ -7,8 +7,10 @@ a board's expiry) can overflow Python's year 9999.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
+from collections.abc import Callable
 
 from .problems import Problem
 
@@ -37,3 +39,30 @@ def week_in_range(text: str) -> bool:
     """``text`` has the exact shape ``YYYY-Www`` with a year of the service's days."""
     match = STRICT_WEEK.fullmatch(text)
     return bool(match) and FIRST_DAY.year <= int(match.group(1)) <= LAST_DAY.year
+
+
+# --- The same days and weeks as regular expressions (the OpenAPI schema's patterns) ----------
+# Exact: a string matches exactly when the parsers above take it (February 29th of leap years
+# only, week 53 of the years that have one), so a schema validator refuses what they refuse.
+
+
+def _years(keep: Callable[[int], bool]) -> str:
+    """The years of the service's days that ``keep`` holds for, grouped by century."""
+    centuries: dict[str, list[str]] = {}
+    for year in range(FIRST_DAY.year, LAST_DAY.year + 1):
+        if keep(year):
+            centuries.setdefault(str(year)[:2], []).append(str(year)[2:])
+    return "|".join(f"{c}({'|'.join(ends)})" for c, ends in centuries.items())
+
+
+_YEAR = r"2[0-9]{3}"
+DAY_PATTERN = (
+    f"{_YEAR}-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])"
+    f"|{_YEAR}-(0[469]|11)-(0[1-9]|[12][0-9]|30)"
+    f"|{_YEAR}-02-(0[1-9]|1[0-9]|2[0-8])"
+    f"|({_years(calendar.isleap)})-02-29"
+)
+WEEK_PATTERN = (
+    f"{_YEAR}-W(0[1-9]|[1-4][0-9]|5[0-2])"
+    f"|({_years(lambda year: dt.date(year, 12, 28).isocalendar()[1] == 53)})-W53"
+)

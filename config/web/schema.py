@@ -13,12 +13,14 @@ from typing import Any
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 from .openapi import problem_schema
+from .params import DAY_PATTERN, WEEK_PATTERN
 from .problems import PROBLEM_CONTENT_TYPE
 
-# Days of 2000-2999 (the service's range, config.web.params); a regular expression cannot
-# know February's length or which years have a week 53: those are refused with a 400.
-DAY = r"2[0-9]{3}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
-WEEK = r"2[0-9]{3}-W(0[1-9]|[1-4][0-9]|5[0-3])"
+# Days and weeks exactly as the parsers take them (config.web.params): 2000-2999, February
+# 29th of leap years only, week 53 of the years that have one. "today", "current" and
+# "this" are words, so the date parameters carry a pattern, not ``format: date``.
+DAY = DAY_PATTERN
+WEEK = WEEK_PATTERN
 NO_CONTROL = r"[^\x00-\x1f\x7f-\x9f]"
 
 PARAMETER_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
@@ -45,10 +47,7 @@ PROPERTY_SCHEMAS: dict[tuple[str, str], dict[str, Any]] = {
         "pattern": f"^{NO_CONTROL}*[^\\s\\x00-\\x1f\\x7f-\\x9f]{NO_CONTROL}*$"
     },
     ("StartPlayRequest", "daily"): {"pattern": f"^({DAY}|today)$"},
-    # A card is an exact token (config.web.fields): rank then suit, upper case, 10 or T.
-    ("StartPlayRequest", "deck"): {
-        "items": {"type": "string", "pattern": r"^([A2-9TJQK]|10)[SHDC]$"}
-    },
+    # The deck: games.api.schema_bodies (52 cards, each once).
     ("RefreshRequest", "refresh"): {"pattern": r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"},
     ("GroupJoinRequest", "code"): {"pattern": r"^[A-Za-z0-9]+$"},
     ("StartPlayRequest", "seed"): {"minimum": 0, "maximum": 2**63 - 1},

@@ -1,6 +1,7 @@
 """A play's ``ETag`` (its id and ``seq``, so it changes exactly when ``seq`` does) and
 ``If-Match`` on moves: the version of the play a move is meant for, an alternative to the
-body's ``seq`` (412 ``precondition_failed`` when it is not the current one). The generic
+body's ``seq`` (412 ``precondition_failed`` when it is not the current one). ``If-Match``
+compares strongly (RFC 9110, 13.1.1): a weak tag (``W/"…"``) never matches. The generic
 ETag plumbing is ``config.web.caching``."""
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ def play_etag(play_id: uuid.UUID | str, seq: int) -> str:
 
 
 def seq_from_etag(tag: str, play_id: uuid.UUID | str) -> int | None:
-    """The seq a play ETag names, or None if ``tag`` is not a tag of this play."""
+    """The seq a play ETag names, or None if ``tag`` is not a strong tag of this play (the
+    compressed answer's ``"<tag>-gzip"`` names the same version)."""
+    if tag.strip().startswith("W/"):
+        return None
     name = opaque(tag)
     prefix = f"{uuid.UUID(str(play_id)).hex}."
     if not name.startswith(prefix) or not name[len(prefix) :].isdigit():

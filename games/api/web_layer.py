@@ -41,7 +41,10 @@ def register() -> None:
         + "|".join(sorted({o for rules in engine.PRESETS.values() for o in rules.options}))
         + ")"
     )
-    preset = "|".join(re.escape(name) for name in engine.PRESETS)
+    # Preset names are lower-case words and hyphens, written as they are: re.escape's ``\-``
+    # is no valid escape in an ECMAScript ``u``-flag pattern (what JSON Schema validators use).
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name) for name in engine.PRESETS)
+    preset = "|".join(engine.PRESETS)
     schema.register_parameter_schema(
         "path", "preset", {"type": "string", "enum": list(engine.PRESETS)}
     )

@@ -81,13 +81,13 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     assert deal.verdict == models.VerdictEnum.WINNABLE
 
     ranked = plays_create.sync(
-        client=client, body=models.StartPlayRequest(preset="easthaven", daily="today")
+        client=client, body=models.DailyStartRequest(preset="easthaven", daily="today")
     )
     assert isinstance(ranked, models.Play)
     assert ranked.ranked
 
     practice = plays_create.sync_detailed(
-        client=client, body=models.StartPlayRequest(preset="westcliff", seed=2026)
+        client=client, body=models.SeedStartRequest(preset="westcliff", seed=2026)
     )
     assert practice.status_code == HTTPStatus.CREATED
     play = practice.parsed
@@ -97,7 +97,7 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     card_moves = [m for m in play.legal_moves if isinstance(m, models.CardMove)]
     first = card_moves[0] if card_moves else play.legal_moves[0]
     moved = plays_moves_create.sync(
-        play.id, client=client, body=models.PlayMoveRequest(seq=play.seq, move=first)
+        play.id, client=client, body=models.OneMoveRequest(seq=play.seq, move=first)
     )
     assert isinstance(moved, models.Play)
     assert moved.seq == 1
@@ -105,16 +105,16 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     stale = plays_moves_create.sync(
         play.id,
         client=client,
-        body=models.PlayMoveRequest(seq=0, move=models.DealMove(type_=models.DealMoveType.DEAL)),
+        body=models.OneMoveRequest(seq=0, move=models.DealMove(type_=models.DealMoveType.DEAL)),
     )
-    assert isinstance(stale, models.PlaysMovesCreateResponse409)
-    assert stale.code == models.PlaysMovesCreateResponse409Code.STALE_SEQUENCE
+    assert isinstance(stale, models.Problem)  # one Problem model for every error answer
+    assert stale.code == models.ProblemCode.STALE_SEQUENCE
     assert stale.seq == 1
 
     undone = plays_moves_create.sync(
         play.id,
         client=client,
-        body=models.PlayMoveRequest(
+        body=models.OneMoveRequest(
             seq=moved.seq, move=models.UndoMove(type_=models.UndoMoveType.UNDO)
         ),
     )
@@ -124,7 +124,7 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     resigned = plays_moves_create.sync(
         play.id,
         client=client,
-        body=models.PlayMoveRequest(
+        body=models.OneMoveRequest(
             seq=undone.seq, move=models.ResignMove(type_=models.ResignMoveType.RESIGN)
         ),
     )
@@ -143,7 +143,7 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     ended = plays_moves_create.sync(
         ranked.id,
         client=client,
-        body=models.PlayMoveRequest(
+        body=models.OneMoveRequest(
             seq=ranked.seq, move=models.ResignMove(type_=models.ResignMoveType.RESIGN)
         ),
     )
@@ -153,5 +153,5 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     assert [entry.username for entry in board.results] == ["py_player"]
 
     unknown = leaderboard_daily.sync("klondike", "today", client=public)
-    assert isinstance(unknown, models.LeaderboardDailyResponse400)
-    assert unknown.code == models.LeaderboardDailyResponse400Code.UNKNOWN_PRESET
+    assert isinstance(unknown, models.Problem)
+    assert unknown.code == models.ProblemCode.UNKNOWN_PRESET

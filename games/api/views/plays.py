@@ -103,7 +103,13 @@ class PlaysView(generics.GenericAPIView):
     @extend_schema(
         operation_id="plays_create",
         request=StartPlaySerializer,
-        parameters=[IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED, RETRY_AFTER],
+        parameters=[
+            IDEMPOTENCY_KEY,
+            LOCATION,
+            IDEMPOTENT_REPLAYED,
+            RETRY_AFTER,
+            *caching_headers(201),
+        ],
         responses={
             201: PlaySerializer,
             **problems(
@@ -166,6 +172,8 @@ class PlaysView(generics.GenericAPIView):
             play_id = response.data["id"]
             response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
             response["ETag"] = etags.play_etag(play_id, response.data["seq"])
+            # A play's state is private and changes with every move, as on GET (README).
+            response["Cache-Control"] = caching.PRIVATE
         return response
 
 
