@@ -57,7 +57,9 @@ def play_through_fault(
                 player.read(play)
                 player.resign(play)
                 player.call("GET", f"/api/v1/leaderboards/{preset}/daily/today", expected=(200,))
-            seed = index * 1000
+            # Far from the daily deals' seeds (today_deals: 4000 + n): a live daily deal is
+            # never a practice deal (docs/fair-play-rules.md).
+            seed = 100_000 + index * 1000
             while not stop.is_set():
                 seed += 1
                 play = player.some_moves(player.start(preset="westcliff", seed=seed), 3)
