@@ -83,3 +83,42 @@ errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "info")
 # Workers write their heartbeat files to memory, not to a (possibly slow) disk.
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+# --- Metrics (docs/operations/observability.md) ----------------------------------------------
+# With METRICS_ENABLED, every worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR
+# (prometheus_client's multiprocess mode) and a scrape sums them. The directory is made here,
+# in the master, before any worker starts (a fresh one per start unless the operator names
+# one, which is then emptied: files of a previous run's processes would be counted again).
+# METRICS_PORT serves the metrics from the master, which handles no requests, on
+# METRICS_ADDRESS (default 127.0.0.1); the workers' /metrics needs METRICS_TOKEN instead.
+_metrics = os.environ.get("METRICS_ENABLED", "").strip().lower() in {"1", "true", "yes", "on"}
+if _metrics:
+    import tempfile
+
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="haven-metrics-")
+
+
+def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if _metrics and directory:
+        os.makedirs(directory, exist_ok=True)
+        for name in os.listdir(directory):
+            if name.endswith(".db"):
+                os.remove(os.path.join(directory, name))
+
+
+def when_ready(server):  # noqa: ARG001
+    port = _int("METRICS_PORT", 0)
+    if _metrics and port:
+        from config.observability.exposition import serve_on_port
+
+        serve_on_port(port, os.environ.get("METRICS_ADDRESS", "127.0.0.1"))
+
+
+def child_exit(server, worker):  # noqa: ARG001
+    """A dead worker's live gauges (running tasks, open connections) leave the sums."""
+    if _metrics and os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -24,3 +24,8 @@ class GamesConfig(AppConfig):
         from .accounts import keep_name_key
 
         post_save.connect(keep_name_key, sender=get_user_model(), dispatch_uid="name-key")
+
+        from .instrumentation import connect as connect_metrics
+
+        # Metrics from the app's signals (games.instrumentation; no-ops unless enabled).
+        connect_metrics()

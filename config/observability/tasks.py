@@ -1,0 +1,121 @@
+"""Celery signals: task metrics, and the request id carried from a request into its tasks.
+
+* ``before_task_publish``: the publishing request's id goes into the message's headers
+  (``haven_request_id``), and the task counts as sent.
+* ``task_prerun``: a worker binds that id (and the task's id and name) for the task's log
+  lines and logs the start; the running gauge goes up. An eagerly run task (no broker: the
+  development default, and the tests) was never published: it counts as sent here, and
+  runs inside the request's own context, so it keeps the request id anyway.
+* ``task_postrun``: the end is logged with its state and duration, the gauge goes down.
+* ``task_failure`` / ``task_retry``: their counters.
+* ``worker_process_shutdown``: a prefork child's live gauges are dropped from the files.
+
+:func:`connect` is called once from ``config/celery.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Any
+
+from celery import signals
+
+from . import context, metrics
+
+log = logging.getLogger("haven.tasks")
+
+# task id -> (start time, context tokens); a worker thread runs one task at a time, but
+# an eager task may run inside another, so the state is keyed by the task's id.
+_running: dict[str, tuple[float, dict[str, Any]]] = {}
+
+
+def _name(sender: Any) -> str:
+    return str(getattr(sender, "name", sender))
+
+
+def on_publish(sender: Any = None, headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
+    request_id = context.get("request_id")
+    if headers is not None and request_id and context.TASK_HEADER not in headers:
+        headers[context.TASK_HEADER] = request_id
+    if metrics.enabled():
+        metrics.TASKS_SENT.labels(str(sender)).inc()  # sender: the task's name
+
+
+def on_prerun(task_id: str = "", task: Any = None, **kwargs: Any) -> None:
+    name = _name(task)
+    request = getattr(task, "request", None)
+    eager = bool(getattr(request, "is_eager", False))
+    carried = getattr(request, context.TASK_HEADER, None) if request is not None else None
+    fields: dict[str, Any] = {"task_id": task_id, "task_name": name}
+    if context.well_formed(carried):
+        fields["request_id"] = carried
+    _running[task_id] = (time.perf_counter(), context.bind(**fields))
+    if metrics.enabled():
+        if eager:
+            metrics.TASKS_SENT.labels(name).inc()
+        metrics.TASKS_RUNNING.labels(name).inc()
+    log.info("task %s %s started", name, task_id, extra={"eager": eager})
+
+
+def on_postrun(
+    task_id: str = "", task: Any = None, state: str | None = None, **kwargs: Any
+) -> None:
+    name = _name(task)
+    started, tokens = _running.pop(task_id, (None, None))
+    seconds = time.perf_counter() - started if started is not None else None
+    if metrics.enabled():
+        metrics.TASKS_RUNNING.labels(name).dec()
+        metrics.TASKS_FINISHED.labels(name, state or "UNKNOWN").inc()
+        if seconds is not None:
+            metrics.TASK_SECONDS.labels(name).observe(seconds)
+    log.info(
+        "task %s %s ended: %s",
+        name,
+        task_id,
+        state,
+        extra={"state": state, "duration_ms": round((seconds or 0.0) * 1000, 3)},
+    )
+    if tokens:
+        context.unbind(tokens)
+
+
+def on_failure(sender: Any = None, **kwargs: Any) -> None:
+    if metrics.enabled():
+        metrics.TASKS_FAILED.labels(_name(sender)).inc()
+
+
+def on_retry(sender: Any = None, **kwargs: Any) -> None:
+    if metrics.enabled():
+        metrics.TASKS_RETRIED.labels(_name(sender)).inc()
+
+
+def on_child_shutdown(pid: int | None = None, **kwargs: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid or os.getpid())
+
+
+def on_worker_init(**kwargs: Any) -> None:
+    """A worker's own scrape port (``CELERY_METRICS_PORT``), served by the main process."""
+    from django.conf import settings
+
+    port = getattr(settings, "CELERY_METRICS_PORT", 0)
+    if metrics.enabled() and port:
+        from .exposition import serve_on_port
+
+        serve_on_port(port, getattr(settings, "METRICS_ADDRESS", "127.0.0.1"))
+
+
+def connect() -> None:
+    signals.before_task_publish.connect(on_publish, weak=False, dispatch_uid="haven.publish")
+    signals.task_prerun.connect(on_prerun, weak=False, dispatch_uid="haven.prerun")
+    signals.task_postrun.connect(on_postrun, weak=False, dispatch_uid="haven.postrun")
+    signals.task_failure.connect(on_failure, weak=False, dispatch_uid="haven.failure")
+    signals.task_retry.connect(on_retry, weak=False, dispatch_uid="haven.retry")
+    signals.worker_process_shutdown.connect(
+        on_child_shutdown, weak=False, dispatch_uid="haven.child_shutdown"
+    )
+    signals.worker_init.connect(on_worker_init, weak=False, dispatch_uid="haven.worker_init")
