@@ -40,30 +40,31 @@ class TextFormatter(logging.Formatter):
         return f"{line} [request {request_id}]" if request_id else line
 
 
+def json_formatter() -> logging.Formatter:
+    from pythonjsonlogger.json import JsonFormatter
+
+    return JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s",
+        rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+        datefmt="%Y-%m-%dT%H:%M:%S%z",  # ISO 8601 (the service runs in UTC)
+    )
+
+
+def text_formatter() -> logging.Formatter:
+    return TextFormatter("%(levelname)s %(name)s: %(message)s")
+
+
 def logging_config(fmt: str, level: str, log_requests: bool) -> dict[str, Any]:
     """``LOGGING`` for Django (and, through it, Celery and gunicorn's workers)."""
     if fmt not in FORMATS:
         from django.core.exceptions import ImproperlyConfigured
 
         raise ImproperlyConfigured(f"LOG_FORMAT must be one of {', '.join(FORMATS)}, not {fmt!r}.")
-    formatters: dict[str, Any] = {
-        "text": {
-            "()": TextFormatter,
-            "format": "%(levelname)s %(name)s: %(message)s",
-        },
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-            # ISO 8601 in UTC (the service's only time zone).
-            "datefmt": "%Y-%m-%dT%H:%M:%S%z",
-        },
-    }
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"context": {"()": ContextFilter}},
-        "formatters": formatters,
+        "formatters": {"text": {"()": text_formatter}, "json": {"()": json_formatter}},
         "handlers": {
             "console": {
                 "class": "logging.StreamHandler",

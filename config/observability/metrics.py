@@ -211,12 +211,13 @@ _wrappers_lock = threading.Lock()
 
 
 def on_connection_created(sender: Any, connection: Any, **kwargs: Any) -> None:
-    """``django.db.backends.signals.connection_created`` receiver."""
-    if not enabled():
-        return
-    DB_CONNECTIONS_OPENED.labels(connection.alias).inc()
+    """``django.db.backends.signals.connection_created`` receiver. The wrapper is kept even
+    with metrics off (a weak reference, once per connection), so the gauge is right
+    whenever they are read."""
     with _wrappers_lock:
         _wrappers.add(connection)
+    if enabled():
+        DB_CONNECTIONS_OPENED.labels(connection.alias).inc()
 
 
 def update_open_connections() -> None:

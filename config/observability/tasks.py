@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from typing import Any
 
 from celery import signals
+from celery.exceptions import Retry
 
 from . import context, metrics
 
@@ -29,6 +31,8 @@ log = logging.getLogger("haven.tasks")
 # task id -> (start time, context tokens); a worker thread runs one task at a time, but
 # an eager task may run inside another, so the state is keyed by the task's id.
 _running: dict[str, tuple[float, dict[str, Any]]] = {}
+# task id -> FAILURE / RETRY, from their signals, for a run that ends without a state.
+_outcome: dict[str, str] = {}
 
 
 def _name(sender: Any) -> str:
@@ -47,7 +51,11 @@ def on_prerun(task_id: str = "", task: Any = None, **kwargs: Any) -> None:
     name = _name(task)
     request = getattr(task, "request", None)
     eager = bool(getattr(request, "is_eager", False))
-    carried = getattr(request, context.TASK_HEADER, None) if request is not None else None
+    # A worker sees the message's headers as the request's attributes; apply() (eager) keeps
+    # the headers it was given under request.headers.
+    carried = getattr(request, context.TASK_HEADER, None) or (
+        (getattr(request, "headers", None) or {}).get(context.TASK_HEADER)
+    )
     fields: dict[str, Any] = {"task_id": task_id, "task_name": name}
     if context.well_formed(carried):
         fields["request_id"] = carried
@@ -64,10 +72,20 @@ def on_postrun(
 ) -> None:
     name = _name(task)
     started, tokens = _running.pop(task_id, (None, None))
+    known = _outcome.pop(task_id, None)
+    if state is None and known is None:
+        # An eager task whose error propagates to the caller (CELERY_TASK_EAGER_PROPAGATES)
+        # ends without a state, and Celery sends no task_failure / task_retry for it: the
+        # error is still in flight here.
+        known = "RETRY" if isinstance(sys.exc_info()[1], Retry) else "FAILURE"
+        if metrics.enabled():
+            counter = metrics.TASKS_RETRIED if known == "RETRY" else metrics.TASKS_FAILED
+            counter.labels(name).inc()
+    state = state or known or "UNKNOWN"
     seconds = time.perf_counter() - started if started is not None else None
     if metrics.enabled():
         metrics.TASKS_RUNNING.labels(name).dec()
-        metrics.TASKS_FINISHED.labels(name, state or "UNKNOWN").inc()
+        metrics.TASKS_FINISHED.labels(name, state).inc()
         if seconds is not None:
             metrics.TASK_SECONDS.labels(name).observe(seconds)
     log.info(
@@ -81,12 +99,16 @@ def on_postrun(
         context.unbind(tokens)
 
 
-def on_failure(sender: Any = None, **kwargs: Any) -> None:
+def on_failure(sender: Any = None, task_id: str = "", **kwargs: Any) -> None:
+    _outcome[task_id] = "FAILURE"
     if metrics.enabled():
         metrics.TASKS_FAILED.labels(_name(sender)).inc()
 
 
-def on_retry(sender: Any = None, **kwargs: Any) -> None:
+def on_retry(sender: Any = None, request: Any = None, **kwargs: Any) -> None:
+    task_id = getattr(request, "id", None)
+    if task_id:
+        _outcome[task_id] = "RETRY"
     if metrics.enabled():
         metrics.TASKS_RETRIED.labels(_name(sender)).inc()
 
