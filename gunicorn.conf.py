@@ -97,12 +97,12 @@ if _metrics:
 
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="haven-metrics-")
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
 
 def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if _metrics and directory:
-        os.makedirs(directory, exist_ok=True)
         for name in os.listdir(directory):
             if name.endswith(".db"):
                 os.remove(os.path.join(directory, name))
@@ -122,3 +122,30 @@ def child_exit(server, worker):  # noqa: ARG001
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)
+
+
+# LOG_FORMAT=json: gunicorn's own lines (start, worker exits, timeouts) as JSON too, like the
+# application's (config.observability.logs); the access log is then best left off
+# (GUNICORN_ACCESSLOG=""), since each request has its JSON line with its request id.
+if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
+    _json_handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "json",
+        "stream": "ext://sys.stderr",
+    }
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            }
+        },
+        "handlers": {"json_console": _json_handler},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["json_console"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["json_console"], "level": "INFO", "propagate": False},
+        },
+    }

@@ -17,12 +17,24 @@ app calls :func:`record_fairplay_flag`). This module imports nothing from the ap
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from typing import Any
 
 from django.conf import settings
-from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
+
+# prometheus_client writes to PROMETHEUS_MULTIPROC_DIR from the first metric on: a directory
+# an operator named but nobody created yet must not stop the process.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+from prometheus_client import (  # noqa: E402 - after the directory exists
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+)
 
 # The *_created series (each counter's creation time) double the series for nothing a
 # dashboard here uses.

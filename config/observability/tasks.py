@@ -121,9 +121,16 @@ def on_child_shutdown(pid: int | None = None, **kwargs: Any) -> None:
 
 
 def on_worker_init(**kwargs: Any) -> None:
-    """A worker's own scrape port (``CELERY_METRICS_PORT``), served by the main process."""
+    """A worker's own scrape port (``CELERY_METRICS_PORT``), served by the main process
+    before it forks its pool."""
     from django.conf import settings
 
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:  # a previous run's children would be counted again: only ours stay
+        own = f"_{os.getpid()}.db"
+        for name in os.listdir(directory):
+            if name.endswith(".db") and not name.endswith(own):
+                os.remove(os.path.join(directory, name))
     port = getattr(settings, "CELERY_METRICS_PORT", 0)
     if metrics.enabled() and port:
         from .exposition import serve_on_port
