@@ -26,6 +26,10 @@ changed through the environment (docs/operations/server-edge.md).
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
   otherwise ``FORWARDED_ALLOW_IPS`` (default ``127.0.0.1,::1``).
+* Metrics and logs (docs/operations/observability.md): with ``METRICS_ENABLED`` the hooks at
+  the end of this file set up prometheus-client's multiprocess mode (the directory, the
+  master's ``METRICS_PORT``, dead workers marked); ``LOG_FORMAT=json`` makes gunicorn's own
+  lines JSON too.
 """
 
 from __future__ import annotations

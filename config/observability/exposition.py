@@ -17,6 +17,7 @@ imports no Django: gunicorn's master uses it before any app is loaded.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from prometheus_client import REGISTRY, CollectorRegistry
 
@@ -32,8 +33,10 @@ def registry() -> CollectorRegistry:
     return REGISTRY
 
 
-def serve_on_port(port: int, address: str = "127.0.0.1") -> None:
-    """Serve the metrics on their own port from a daemon thread of this process."""
+def serve_on_port(port: int, address: str = "127.0.0.1") -> Any:
+    """Serve the metrics on their own port from a daemon thread of this process; returns
+    the server (``shutdown()`` stops it)."""
     from prometheus_client import start_http_server
 
-    start_http_server(port, addr=address, registry=registry())
+    server, _thread = start_http_server(port, addr=address, registry=registry())
+    return server

@@ -120,7 +120,7 @@ def on_child_shutdown(pid: int | None = None, **kwargs: Any) -> None:
         multiprocess.mark_process_dead(pid or os.getpid())
 
 
-def on_worker_init(**kwargs: Any) -> None:
+def on_worker_init(**kwargs: Any) -> Any:
     """A worker's own scrape port (``CELERY_METRICS_PORT``), served by the main process
     before it forks its pool."""
     from django.conf import settings
@@ -135,7 +135,8 @@ def on_worker_init(**kwargs: Any) -> None:
     if metrics.enabled() and port:
         from .exposition import serve_on_port
 
-        serve_on_port(port, getattr(settings, "METRICS_ADDRESS", "127.0.0.1"))
+        return serve_on_port(port, getattr(settings, "METRICS_ADDRESS", "127.0.0.1"))
+    return None
 
 
 def connect() -> None:

@@ -4,6 +4,7 @@ leave behind, read from the process's registry and scraped through /metrics."""
 from __future__ import annotations
 
 import datetime as dt
+import urllib.request
 
 import pytest
 from celery import shared_task
@@ -192,6 +193,32 @@ def test_eager_tasks_are_counted(metrics_on):
     assert value("haven_celery_tasks_failed_total", task=name) == failed + 1
     assert value("haven_celery_tasks_retried_total", task=name) == retried + 1
     assert value("haven_celery_tasks_running", task=name) == 0
+
+
+def test_a_celery_worker_serves_its_metrics_on_its_own_port(metrics_on, settings):
+    from config.observability.tasks import on_worker_init
+
+    from .test_gunicorn_metrics import free_ports
+
+    settings.CELERY_METRICS_PORT = free_ports(1)[0]
+    metrics.record_fairplay_flag("worker_port")
+    server = on_worker_init()
+    try:
+        url = f"http://127.0.0.1:{settings.CELERY_METRICS_PORT}/metrics"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            text = response.read().decode()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert 'haven_fairplay_flags_total{detector="worker_port"}' in text
+
+
+def test_no_worker_port_unless_enabled(settings):
+    from config.observability.tasks import on_worker_init
+
+    settings.METRICS_ENABLED = False
+    settings.CELERY_METRICS_PORT = 18999
+    assert on_worker_init() is None
 
 
 # --- Daily deals and fair play ------------------------------------------------------------------
