@@ -18,6 +18,11 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * Faults (README, "Faults and the server edge"): ``REDIS_CONNECT_TIMEOUT``,
   ``REDIS_SOCKET_TIMEOUT``, ``REDIS_BREAKER_COOLDOWN``, ``TRUSTED_PROXY_COUNT``,
   ``DB_CONNECT_TIMEOUT``, ``DB_RETRY_AFTER``.
+* Operations (docs/operations/observability.md, production.md): ``METRICS_ENABLED``,
+  ``METRICS_TOKEN``, ``METRICS_ADDRESS``, ``CELERY_METRICS_PORT`` (``METRICS_PORT`` is
+  gunicorn.conf.py's), ``LOG_FORMAT``, ``LOG_REQUESTS``, ``LOG_LEVEL``, ``HTTPS_ONLY``,
+  ``HSTS_SECONDS``, ``HSTS_INCLUDE_SUBDOMAINS``, ``HSTS_PRELOAD``,
+  ``TRUST_X_FORWARDED_PROTO``, ``CSP_CONNECT_SRC``.
 * The daily deals (``games.daily``): ``DAILY_DAYS_AHEAD``, ``DAILY_MAX_ATTEMPTS``,
   ``DAILY_SCREEN_NODES``, ``DAILY_PAR_SECONDS``, ``DAILY_ON_DEMAND_SECONDS``,
   ``DAILY_LOCK_WAIT_SECONDS``, ``DAILY_LOCK_RETRY_SECONDS``.
