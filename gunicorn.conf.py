@@ -30,6 +30,10 @@ changed through the environment (docs/operations/server-edge.md).
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
   otherwise ``FORWARDED_ALLOW_IPS`` (default ``127.0.0.1,::1``).
+* Metrics and logs (docs/operations/observability.md): with ``METRICS_ENABLED`` the hooks at
+  the end of this file set up prometheus-client's multiprocess mode (the directory, the
+  master's ``METRICS_PORT``, dead workers marked); ``LOG_FORMAT=json`` makes gunicorn's own
+  lines JSON too.
 """
 
 from __future__ import annotations
@@ -99,3 +103,70 @@ def post_worker_init(worker: object) -> None:
     from leaderboard.sweeper import start_in_process
 
     start_in_process()
+
+
+# --- Metrics (docs/operations/observability.md) ----------------------------------------------
+# With METRICS_ENABLED, every worker writes its metrics to files in PROMETHEUS_MULTIPROC_DIR
+# (prometheus_client's multiprocess mode) and a scrape sums them. The directory is made here,
+# in the master, before any worker starts (a fresh one per start unless the operator names
+# one, which is then emptied: files of a previous run's processes would be counted again).
+# METRICS_PORT serves the metrics from the master, which handles no requests, on
+# METRICS_ADDRESS (default 127.0.0.1); the workers' /metrics needs METRICS_TOKEN instead.
+_metrics = os.environ.get("METRICS_ENABLED", "").strip().lower() in {"1", "true", "yes", "on"}
+if _metrics:
+    import tempfile
+
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="haven-metrics-")
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+
+def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if _metrics and directory:
+        for name in os.listdir(directory):
+            if name.endswith(".db"):
+                os.remove(os.path.join(directory, name))
+
+
+def when_ready(server):  # noqa: ARG001
+    port = _int("METRICS_PORT", 0)
+    if _metrics and port:
+        from config.observability.exposition import serve_on_port
+
+        serve_on_port(port, os.environ.get("METRICS_ADDRESS", "127.0.0.1"))
+
+
+def child_exit(server, worker):  # noqa: ARG001
+    """A dead worker's live gauges (running tasks, open connections) leave the sums."""
+    if _metrics and os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
+# LOG_FORMAT=json: gunicorn's own lines (start, worker exits, timeouts) as JSON too, like the
+# application's (config.observability.logs); the access log is then best left off
+# (GUNICORN_ACCESSLOG=""), since each request has its JSON line with its request id.
+if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
+    _json_handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "json",
+        "stream": "ext://sys.stderr",
+    }
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "format": "%(asctime)s %(levelname)s %(name)s %(message)s",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            }
+        },
+        "handlers": {"json_console": _json_handler},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["json_console"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["json_console"], "level": "INFO", "propagate": False},
+        },
+    }

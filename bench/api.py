@@ -41,6 +41,14 @@ What it does, all on 127.0.0.1:
    same settings and database) with pyinstrument, or cProfile when it is not installed;
 8. stops gunicorn and drops the database, whatever happens (Ctrl-C included).
 
+``--metrics`` starts a second gunicorn like the first but with ``METRICS_ENABLED`` (and
+``PROMETHEUS_MULTIPROC_DIR``, as an operator runs it) and adds a phase of single moves
+against it, alternating with the others; it prints the metrics' overhead as ratios of the
+same run: moves/s with / without, server CPU per move with / without (issue 41: within 5 %).
+On a busy shared machine those two swing by more than the metrics cost, so it also prints
+the metrics' own CPU per move request, timed in-process (``bench/metrics_cost.py``), as a
+share of the server CPU per move measured here.
+
 ``--wsgi module:application --pythonpath DIR`` serves a patched variant instead of
 ``config.wsgi:application`` (to A/B a proposed change without committing it).
 """
@@ -54,6 +62,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -118,17 +127,28 @@ WORKER_CLASSES = {
 
 
 class Server:
-    def __init__(self, args: argparse.Namespace, database_url: str, db_name: str) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        database_url: str,
+        db_name: str,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
         self.args = args
         self.port = free_port()
         self.db_name = db_name
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL",)}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("REDIS_URL", "METRICS_ENABLED", "PROMETHEUS_MULTIPROC_DIR")
+        }
         env.update(
             DJANGO_SETTINGS_MODULE="bench.api_settings",
             DATABASE_URL=database_url,
             DEBUG="0",
             LOG_LEVEL="WARNING",
             PYTHONPATH=str(ROOT),
+            **(extra_env or {}),
         )
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         worker_class, app = WORKER_CLASSES[args.worker_class]
@@ -304,6 +324,22 @@ def profile_moves(args: argparse.Namespace, count: int) -> None:
     )
 
 
+def metrics_cost_per_move() -> float | None:
+    """Seconds of CPU the metrics calls of one move request take (bench/metrics_cost.py, in
+    a process of its own: multiprocess mode must be chosen before prometheus-client loads)."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "metrics_cost.py")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    for line in result.stdout.splitlines():
+        if line.startswith("metrics CPU per move request:"):
+            return float(line.split(":")[1].split()[0]) / 1e6
+    print("bench/metrics_cost.py failed:", result.stderr[-500:])
+    return None
+
+
 def print_storage(pg) -> None:
     """On-disk bytes per row of the move log and the plays (heap + indexes + TOAST), for the
     capacity estimate; the play table is updated in place on every move, so its size
@@ -360,6 +396,12 @@ def main() -> None:
         "--batch", type=int, default=50, help="moves per batch request (0: no batch phase)"
     )
     parser.add_argument("--pythonpath", default=None, help="extra path for gunicorn's imports")
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="also time single moves on a second server with METRICS_ENABLED (multiprocess "
+        "mode), alternating with the first: the metrics' overhead as a ratio",
+    )
     args = parser.parse_args()
     if args.clients > 200 or args.seconds > 120 or args.rounds > 10:
         parser.error("keep it bounded: at most 200 clients, 120 s per phase, 10 rounds")
@@ -370,6 +412,8 @@ def main() -> None:
     database_url = f"{args.pg}/{db_name}"
     admin = psycopg.connect(f"{args.pg}/postgres", autocommit=True)
     server: Server | None = None
+    metered: Server | None = None
+    metrics_dir = tempfile.TemporaryDirectory(prefix="haven-bench-metrics-")
     try:
         admin.execute(f'CREATE DATABASE "{db_name}"')
         os.environ["DJANGO_SETTINGS_MODULE"] = "bench.api_settings"
@@ -408,12 +452,18 @@ def main() -> None:
         )
         server = Server(args, database_url, db_name)
         server.wait_ready()
+        if args.metrics:
+            # The same server with the metrics on, as an operator runs it (docs/operations/
+            # observability.md): every request counted and timed, files per worker process.
+            metrics_env = {"METRICS_ENABLED": "1", "PROMETHEUS_MULTIPROC_DIR": metrics_dir.name}
+            metered = Server(args, database_url, db_name, metrics_env)
+            metered.wait_ready()
         rng = random.Random(20261129)
 
-        def make_clients() -> list[Client]:
+        def make_clients(port: int = server.port) -> list[Client]:
             return [
                 Client(
-                    HTTP(server.port, token),
+                    HTTP(port, token),
                     args.preset,
                     args.max_moves,
                     random.Random(rng.random()),
@@ -427,16 +477,19 @@ def main() -> None:
         pg = psycopg.connect(database_url, autocommit=True)
         loads = [loadavg()]
         bare, move, batch = Result("bare"), Result("move"), Result("batch")
-        phases = [("bare", bare, clients), ("move", move, clients)]
+        with_metrics = Result("+metr")
+        phases = [("bare", bare, clients, server), ("move", move, clients, server)]
+        if metered is not None:
+            phases.append(("move", with_metrics, make_clients(metered.port), metered))
         if args.batch:
-            phases.append(("batch", batch, batch_clients))
+            phases.append(("batch", batch, batch_clients, server))
         for _ in range(args.rounds):
-            for endpoint, result, who in phases:
-                measure(server, who, endpoint, result, args.warmup, args.seconds, None, pg)
+            for endpoint, result, who, where in phases:
+                measure(where, who, endpoint, result, args.warmup, args.seconds, None, pg)
                 loads.append(loadavg())
         print("\nsaturation (closed loop, no think time)")
         print(HEADER)
-        for _, result, _ in phases:
+        for _, result, _, _ in phases:
             print(result.line())
         paced: list[Result] = []
         if args.paced > 0 and move.rate > 0:
@@ -453,7 +506,7 @@ def main() -> None:
             print(HEADER)
             for result in paced:
                 print(result.line())
-        started = sum(c.plays_started for c in clients + batch_clients)
+        started = sum(c.plays_started for c in clients + batch_clients)  # not the metered ones
         print("\nratios, same run (issue 24's targets):")
         if bare.rate:
             print(f"  single-move throughput / bare: {move.rate / bare.rate:.2f} (>= 0.6, aim 0.8)")
@@ -472,6 +525,21 @@ def main() -> None:
                 f"  paced p99 move / bare: {p99_move / p99_bare:.2f} (<= 1.5; "
                 f"{p99_move * 1000:.1f} / {p99_bare * 1000:.1f} ms)"
             )
+        if metered is not None and move.rate and move.cpu_per_request:
+            print(
+                f"  metrics on / off, single moves: throughput "
+                f"{with_metrics.rate / move.rate:.3f} (>= 0.95), server CPU per move "
+                f"{with_metrics.cpu_per_request / move.cpu_per_request:.3f} (<= 1.05; "
+                f"{with_metrics.cpu_per_request * 1000:.2f} / {move.cpu_per_request * 1000:.2f} ms)"
+            )
+        if metered is not None and move.cpu_per_request:
+            cost = metrics_cost_per_move()
+            if cost is not None:
+                print(
+                    f"  metrics' own CPU per move request (in-process, bench/metrics_cost.py): "
+                    f"{cost * 1e6:.1f} us = {cost / move.cpu_per_request:.4f} of the server "
+                    f"CPU per move (<= 0.05)"
+                )
         if args.batch and move.moves_rate:
             per_move = batch.cpu_per_request / max(1, batch.moves / max(1, len(batch.latencies)))
             print(
@@ -488,12 +556,16 @@ def main() -> None:
         print_storage(pg)
         pg.close()
         server.stop()
+        if metered is not None:
+            metered.stop()
         if args.profile:
             print()
             profile_moves(args, args.profile)
     finally:
-        if server is not None:
-            server.stop()
+        for running in (server, metered):
+            if running is not None:
+                running.stop()
+        metrics_dir.cleanup()
         try:
             from django.db import connections
 

@@ -14,6 +14,9 @@ and asks the process's :data:`breaker` first:
   breaker and runs the recovery hooks (the leaderboard replays what Redis missed);
   failure keeps it open for another cool-down.
 
+Each opening and closing is a metric (``haven_redis_breaker_open``, per process, summed over
+the live ones; ``config.observability.metrics``).
+
 redis-py retries are switched off: a retry would double the time a dead Redis costs.
 """
 
@@ -29,6 +32,8 @@ from typing import Any
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
+
+from config.observability import metrics
 
 log = logging.getLogger("haven.redis")
 
@@ -106,6 +111,7 @@ class Breaker:
                 self._opened_at = time.time()
             self._open_until = time.monotonic() + self._cooldown()
         if first:
+            metrics.record_breaker(True)
             log.warning(
                 "redis: unavailable (%s: %s); breaker open, throttles per process, "
                 "leaderboards from PostgreSQL",
@@ -122,6 +128,7 @@ class Breaker:
             self._open_until = 0.0
         if since is None:
             return
+        metrics.record_breaker(False)
         log.warning("redis: available again after %.1f s; breaker closed", time.time() - since)
         for hook in list(self._recovery_hooks):
             try:

@@ -23,6 +23,11 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * Faults (README, "Faults and the server edge"): ``REDIS_CONNECT_TIMEOUT``,
   ``REDIS_SOCKET_TIMEOUT``, ``REDIS_BREAKER_COOLDOWN``, ``TRUSTED_PROXY_COUNT``,
   ``DB_CONNECT_TIMEOUT``, ``DB_RETRY_AFTER``.
+* Operations (docs/operations/observability.md, production.md): ``METRICS_ENABLED``,
+  ``METRICS_TOKEN``, ``METRICS_ADDRESS``, ``CELERY_METRICS_PORT`` (``METRICS_PORT`` is
+  gunicorn.conf.py's), ``LOG_FORMAT``, ``LOG_REQUESTS``, ``LOG_LEVEL``, ``HTTPS_ONLY``,
+  ``HSTS_SECONDS``, ``HSTS_INCLUDE_SUBDOMAINS``, ``HSTS_PRELOAD``,
+  ``TRUST_X_FORWARDED_PROTO``, ``CSP_CONNECT_SRC``.
 * The daily deals (``games.daily``): ``DAILY_DAYS_AHEAD``, ``DAILY_MAX_ATTEMPTS``,
   ``DAILY_SCREEN_NODES``, ``DAILY_PAR_SECONDS``, ``DAILY_ON_DEMAND_SECONDS``,
   ``DAILY_LOCK_WAIT_SECONDS``, ``DAILY_LOCK_RETRY_SECONDS``.
@@ -45,6 +50,7 @@ import dj_database_url
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from config.observability import logs as observability_logs
 from config.secret_settings import load as load_secrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -436,6 +442,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PlayStatusEnum": "games.models.PlayStatus",
         "VerdictEnum": "games.models.Verdict",
+        # The health check's database and cache share one choice set: one enum, not two
+        # (drf-spectacular's W001, which `manage.py check --deploy` would report).
+        "AvailabilityEnum": ["ok", "unavailable"],
     },
 }
 
@@ -452,13 +461,16 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 WHITENOISE_USE_FINDERS = True
 warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.request": {"level": "ERROR"}},
-}
+# LOG_FORMAT=text (default: make run) or json (docker-compose): config.observability.logs.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
+# One line per request (haven.request); on by default with JSON, where it replaces
+# gunicorn's access log.
+LOG_REQUESTS = env_bool("LOG_REQUESTS", LOG_FORMAT == "json")
+LOGGING = observability_logs.logging_config(
+    LOG_FORMAT, os.environ.get("LOG_LEVEL", "INFO"), LOG_REQUESTS
+)
+# A Celery worker keeps Django's logging (JSON lines) instead of its own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 
 # --- Front ends (issue 22): CORS, languages, compression, local docs -------------------------
 INSTALLED_APPS += ["corsheaders", "drf_spectacular_sidecar"]
@@ -563,4 +575,46 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     # summaries, tags, the one Problem component); schema_contract stays last.
     "games.api.schema_bodies.state_body_rules",
     "config.web.schema_contract.declare_contract",
+]
+
+# --- Operations (issue 41; docs/operations/observability.md, production.md) -----------------
+# Metrics: nothing is exported unless METRICS_ENABLED; then /metrics answers only with
+# Authorization: Bearer <METRICS_TOKEN>, and/or gunicorn's master (METRICS_PORT) and a Celery
+# worker (CELERY_METRICS_PORT) serve them on a port of their own, on METRICS_ADDRESS.
+METRICS_ENABLED = env_bool("METRICS_ENABLED", False)
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+METRICS_ADDRESS = os.environ.get("METRICS_ADDRESS", "127.0.0.1").strip() or "127.0.0.1"
+CELERY_METRICS_PORT = env_int("CELERY_METRICS_PORT", 0)
+# Outermost: the request id and the request's metrics and log line cover every layer below;
+# then the security headers, which every answer gets (config.web.security).
+MIDDLEWARE[0:0] = [
+    "config.observability.middleware.RequestObservabilityMiddleware",
+    "config.web.security.SecurityHeadersMiddleware",
+]
+CORS_EXPOSE_HEADERS.append("X-Request-ID")
+CORS_ALLOW_HEADERS.append("x-request-id")
+
+# Production behind TLS (docs/operations/production.md). HTTPS_ONLY=1: HTTP is redirected to
+# HTTPS (the health check and /metrics excepted, for probes on the plain port), HSTS for
+# HSTS_SECONDS (default a year, subdomains and preload unless switched off), cookies only
+# over HTTPS. A proxy that terminates TLS must say so: TRUST_X_FORWARDED_PROTO=1 makes Django
+# read its X-Forwarded-Proto (only safe when the proxy always sets it).
+HTTPS_ONLY = env_bool("HTTPS_ONLY", False)
+SECURE_SSL_REDIRECT = HTTPS_ONLY
+SECURE_REDIRECT_EXEMPT = [r"^api/v1/health$", r"^metrics$"]
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31_536_000) if HTTPS_ONLY else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Headers every answer gets (config.web.security fills them in where Django's don't reach).
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Origins the web client may call besides its own (an API elsewhere), for its CSP.
+CSP_CONNECT_SRC = [
+    origin.strip() for origin in os.environ.get("CSP_CONNECT_SRC", "").split(",") if origin.strip()
 ]

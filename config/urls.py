@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from config.observability.views import metrics_view
 from config.web.schema import RedocView, SwaggerView
 
 urlpatterns = [
@@ -25,6 +26,8 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/v1/", include("fairplay.api.urls")),
+    # Prometheus metrics: 404 unless METRICS_ENABLED and METRICS_TOKEN (config.observability).
+    path("metrics", metrics_view, name="metrics"),
 ]
 
 handler400 = "config.web.problems.bad_request"

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from config.errors import DomainError
+from config.observability import metrics
 from games import engine
 from games.models import Play, PlayStatus
 from leaderboard import moderation
@@ -135,9 +136,14 @@ def _judge(play: Play, evidence: PlayEvidence, found: list[detectors.Finding]) -
         ]
         evidence.save(update_fields=["analysed_at"])
         hide = RankedBan.objects.filter(player_id=play.player_id).exists()
-        if any(f.flagged for f in found):
-            review, _ = Review.objects.get_or_create(play=play, defaults={"player": play.player})
+        flagged = [f.detector for f in found if f.flagged]
+        if flagged:
+            review, opened = Review.objects.get_or_create(
+                play=play, defaults={"player": play.player}
+            )
             hide = hide or review.status != ReviewStatus.CLEARED
+            if opened:  # a rerun of the analysis counts nothing twice
+                transaction.on_commit(lambda: [metrics.record_fairplay_flag(d) for d in flagged])
     if hide:
         moderation.hide_play(play.pk)
     return rows

@@ -30,3 +30,8 @@ class GamesConfig(AppConfig):
         # The shared web layer imports no app: the engine's refusals and the presets'
         # schema parts are the games app's to register.
         web_layer.register()
+
+        from .instrumentation import connect as connect_metrics
+
+        # Metrics from the app's signals (games.instrumentation; no-ops unless enabled).
+        connect_metrics()

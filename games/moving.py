@@ -34,7 +34,7 @@ from . import engine
 from .daily.window import ranked_deadline
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
-from .signals import play_finished
+from .signals import move_refused, moves_applied, play_finished
 
 UNDO = "undo"
 RESIGN = "resign"
@@ -56,6 +56,19 @@ def apply_moves(
 
 
 def _apply(
+    play_id: uuid.UUID | str, player_id: int, seq: int, moves: list[engine.Move], *, batch: bool
+) -> PlayRow:
+    try:
+        play = _apply_in_transaction(play_id, player_id, seq, moves, batch=batch)
+    except DomainError as refusal:
+        rule = refusal.extra.get("rule", "") if refusal.code == "illegal_move" else ""
+        move_refused.send(sender=Play, code=refusal.code, rule=rule)
+        raise
+    moves_applied.send(sender=Play, preset=play.preset, count=len(moves))
+    return play
+
+
+def _apply_in_transaction(
     play_id: uuid.UUID | str, player_id: int, seq: int, moves: list[engine.Move], *, batch: bool
 ) -> PlayRow:
     with MoveTransaction() as tx:

@@ -13,6 +13,15 @@
 
 ``games`` imports no receiver: dependencies point from ``leaderboard`` and ``fairplay`` to
 ``games``, never back.
+
+The others say what the service did, for the metrics (``games.instrumentation``):
+
+* ``moves_applied`` (``sender=Play``, ``preset``, ``count``): a request's moves committed;
+* ``move_refused`` (``sender=Play``, ``code``, ``rule``): a move request refused by the
+  service with a ``DomainError`` (``rule``: the engine's rule code of an ``illegal_move``,
+  else ``""``);
+* ``deal_prepared`` (``sender=Deal``, ``deal``, ``seconds``): a daily deal searched for and
+  stored by this process (``deal.attempts`` are the candidates rejected before it).
 """
 
 from django.dispatch import Signal
@@ -20,3 +29,6 @@ from django.dispatch import Signal
 play_finished = Signal()
 ranked_start_requested = Signal()
 play_started = Signal()
+moves_applied = Signal()
+move_refused = Signal()
+deal_prepared = Signal()

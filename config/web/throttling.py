@@ -50,6 +50,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from config import redis_guard
+from config.observability import metrics
 
 REQUEST_ATTRIBUTE = "haven_ratelimit"
 
@@ -235,4 +236,5 @@ class RateLimitHeadersMiddleware:
                 response[name] = value
             if not decision.allowed:
                 response["Retry-After"] = str(decision.reset_seconds)
+                metrics.record_throttled(decision.scope)
         return response

@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 
 from games import engine
 from games.models import Deal
+from games.signals import deal_prepared
 
 from .clock import utc_today
 from .locking import DealLocked, day_lock
@@ -73,6 +74,7 @@ def prepare(
         fields = search_day(day, preset, deadline)
         deal, created = _store(fields)
     if created:
+        deal_prepared.send(sender=Deal, deal=deal, seconds=time.monotonic() - start)
         log.info(
             "daily %s %s prepared: %s, par %s, %d rejected",
             preset,
