@@ -203,6 +203,20 @@ else:
         env_int("DB_CONNECT_TIMEOUT", 10 if TESTING else 3),
     )
 DB_RETRY_AFTER = env_int("DB_RETRY_AFTER", 5)
+# A streaming read replica (config.replicas, docs/operations/scaling.md): only the reads
+# marked replica-safe go there; unset, everything reads the primary. Its connect timeout is
+# short: a dead replica costs one bounded try per REPLICA_HEALTH_SECONDS, then the primary.
+REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+REPLICA_HEALTH_SECONDS = env_float("REPLICA_HEALTH_SECONDS", 5.0)
+if REPLICA_URL and USING_POSTGRES:
+    DATABASES["replica"] = dj_database_url.parse(
+        REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+        "REPLICA_CONNECT_TIMEOUT", 1
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["config.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache and Celery -----------------------------------------------------------------------
