@@ -104,16 +104,23 @@ def month_partitions(pg, months: int) -> None:
         )
 
 
-def fill(pg, rows: int, user: int, deal: uuid.UUID, layout: str, months: int) -> float:
+def fill(
+    pg, rows: int, user: int, deal: uuid.UUID, layout: str, months: int, full_month: bool
+) -> float:
     plays = max(1, rows // 100)
     start = time.perf_counter()
     if layout == "months":
         month_partitions(pg, months)
-        # Start times spread evenly from the first day of the oldest month until now.
-        play_id = UUID7_SQL.format(
-            at="(date_trunc('month', now()) - make_interval(months => %s) + "
-            "(now() - (date_trunc('month', now()) - make_interval(months => %s))) * random())"
+        # Start times spread evenly from the first day of the oldest month until now, or
+        # with --full-month until the end of this month: the partition the measured moves
+        # go to then holds a whole month's share of the rows (the worst day: a month's last).
+        until = (
+            "(date_trunc('month', now()) + interval '1 month' - interval '1 second')"
+            if full_month
+            else "now()"
         )
+        oldest = "(date_trunc('month', now()) - make_interval(months => %s))"
+        play_id = UUID7_SQL.format(at=f"({oldest} + ({until} - {oldest}) * random())")
         id_params: list[object] = [months - 1, months - 1]
     else:
         play_id, id_params = "gen_random_uuid()", []
@@ -211,6 +218,11 @@ def main() -> None:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--layout", choices=("months", "legacy"), default="months")
     parser.add_argument("--months", type=int, default=12, help="months the rows spread over")
+    parser.add_argument(
+        "--full-month",
+        action="store_true",
+        help="this month's partition holds a whole month's share (as on a month's last day)",
+    )
     parser.add_argument("--child", nargs=3, metavar=("URL", "USER", "DEAL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -228,7 +240,8 @@ def main() -> None:
     try:
         print(
             f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC, {os.cpu_count()} CPUs, "
-            f"load average {loadavg()}, {args.rows} rows ({args.layout}, {args.months} months), "
+            f"load average {loadavg()}, {args.rows} rows ({args.layout}, {args.months} months"
+            f"{', full month' if args.full_month else ''}), "
             f"{args.rounds} rounds x "
             f"{args.moves} moves per database"
         )
@@ -239,7 +252,7 @@ def main() -> None:
             with psycopg.connect(f"{args.pg}/{name}", autocommit=True) as pg:
                 seeds[kind] = seed_user_and_deal(pg)
         with psycopg.connect(f"{args.pg}/{names['full']}", autocommit=True) as pg:
-            seconds = fill(pg, args.rows, *seeds["full"], args.layout, args.months)
+            seconds = fill(pg, args.rows, *seeds["full"], args.layout, args.months, args.full_month)
             print(f"filled in {seconds:.0f} s, load average {loadavg()}")
             print("after (this schema):      ", bytes_per_row(pg))
             start = time.perf_counter()
