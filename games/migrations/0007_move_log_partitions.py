@@ -123,12 +123,18 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterField(
-            model_name="play",
-            name="id",
-            field=models.UUIDField(
-                default=games.ids.uuid7, editable=False, primary_key=True, serialize=False
-            ),
+        # The id's default is Python's, not the database's: state only (SQLite would
+        # otherwise copy games_play into a new table for nothing).
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name="play",
+                    name="id",
+                    field=models.UUIDField(
+                        default=games.ids.uuid7, editable=False, primary_key=True, serialize=False
+                    ),
+                ),
+            ],
         ),
         migrations.RunPython(partition_move_log, migrations.RunPython.noop, elidable=False),
     ]

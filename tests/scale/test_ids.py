@@ -6,7 +6,18 @@ import datetime as dt
 import time
 import uuid
 
+import pytest
+
+from games import ids
 from games.ids import month_floor, uuid7, uuid7_time
+
+
+@pytest.fixture(autouse=True)
+def _own_sequence(monkeypatch) -> None:
+    """The tests below move the clock years ahead: the process's sequence (last millisecond,
+    counter) goes back to what it was afterwards, or every later id would be of 2032."""
+    monkeypatch.setattr(ids, "_last_ms", ids._last_ms)
+    monkeypatch.setattr(ids, "_counter", ids._counter)
 
 
 def test_layout_version_variant_and_timestamp() -> None:
