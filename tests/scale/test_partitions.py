@@ -125,3 +125,20 @@ def test_month_floors_are_the_partition_bounds() -> None:
     assert Month(2026, 12).bounds == (month_floor(2026, 12), month_floor(2027, 1))
     assert Month(2026, 12).plus(1) == Month(2027, 1)
     assert Month(2027, 1).plus(-1) == Month(2026, 12)
+
+
+def test_the_beat_task_creates_ahead_and_archives(tmp_path, settings) -> None:
+    from games.maintenance import movelog_partitions
+
+    settings.MOVELOG_PARTITIONS_AHEAD = 1
+    settings.MOVELOG_RETENTION_MONTHS = 13
+    settings.MOVELOG_ARCHIVE_DIR = str(tmp_path)
+    old = Month.of(dt.date.today()).plus(-20)
+    partitions.create_month(old)
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    result = movelog_partitions.apply().get()
+    assert result["created"] == []  # the migration made this month and the next
+    assert result["archived"] == [str(tmp_path / f"{old.name}.csv.gz")]
+    assert old.name not in partitions.attached()
+    assert movelog_partitions.apply().get() == {"created": [], "archived": []}
