@@ -31,6 +31,9 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * The daily deals (``games.daily``): ``DAILY_DAYS_AHEAD``, ``DAILY_MAX_ATTEMPTS``,
   ``DAILY_SCREEN_NODES``, ``DAILY_PAR_SECONDS``, ``DAILY_ON_DEMAND_SECONDS``,
   ``DAILY_LOCK_WAIT_SECONDS``, ``DAILY_LOCK_RETRY_SECONDS``.
+* Scaling (docs/operations/scaling.md): ``DATABASE_REPLICA_URL``, ``REPLICA_CONNECT_TIMEOUT``,
+  ``REPLICA_HEALTH_SECONDS``, ``MOVELOG_PARTITIONS_AHEAD``, ``MOVELOG_RETENTION_MONTHS``,
+  ``MOVELOG_ARCHIVE_DIR``.
 * Fair play (``fairplay``, docs/fair-play.md): ``FAIRPLAY_KEY_SECRET``,
   ``FAIRPLAY_RETENTION_DAYS``, ``FAIRPLAY_MIN_ACCOUNT_AGE_HOURS``, ``FAIRPLAY_THRESHOLDS``,
   ``FAIRPLAY_REPLAYS_TOP``.
@@ -207,6 +210,20 @@ else:
         env_int("DB_CONNECT_TIMEOUT", 10 if TESTING else 3),
     )
 DB_RETRY_AFTER = env_int("DB_RETRY_AFTER", 5)
+# A streaming read replica (config.replicas, docs/operations/scaling.md): only the reads
+# marked replica-safe go there; unset, everything reads the primary. Its connect timeout is
+# short: a dead replica costs one bounded try per REPLICA_HEALTH_SECONDS, then the primary.
+REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "").strip()
+REPLICA_HEALTH_SECONDS = env_float("REPLICA_HEALTH_SECONDS", 5.0)
+if REPLICA_URL and USING_POSTGRES:
+    DATABASES["replica"] = dj_database_url.parse(
+        REPLICA_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60), conn_health_checks=True
+    )
+    DATABASES["replica"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+        "REPLICA_CONNECT_TIMEOUT", 1
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["config.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache and Celery -----------------------------------------------------------------------
@@ -266,6 +283,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.prepare_upcoming_days",
         "schedule": crontab(minute=5),  # every hour, at :05
     },
+    # The move log's monthly partitions: create ahead, archive past the retention.
+    "movelog-partitions": {
+        "task": "games.maintenance.movelog_partitions",
+        "schedule": crontab(minute=45, hour=3),  # daily
+    },
     "purge-idempotency-keys": {
         "task": "games.maintenance.purge_idempotency_keys",
         "schedule": crontab(minute=35),  # every hour, at :35
@@ -323,6 +345,15 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 64 * 1024)
 # --- The daily deals (games.daily; its modules explain each knob) ---------------------------
 # How many days ahead the hourly beat task prepares.
 DAILY_DAYS_AHEAD = env_int("DAILY_DAYS_AHEAD", 7)
+
+# The move log's monthly partitions (games.partitions, docs/operations/scaling.md): months
+# created ahead, months kept before the archive (this month counts as 0), and where the
+# archive's gzip CSV files go (a stand-in for object storage).
+MOVELOG_PARTITIONS_AHEAD = env_int("MOVELOG_PARTITIONS_AHEAD", 3)
+MOVELOG_RETENTION_MONTHS = env_int("MOVELOG_RETENTION_MONTHS", 13)
+MOVELOG_ARCHIVE_DIR = os.environ.get("MOVELOG_ARCHIVE_DIR", "").strip() or str(
+    BASE_DIR / "var" / "movelog-archive"
+)
 # Minutes a ranked play may still move after its UTC day ends (games.daily.window); the
 # day's decks, solutions and replays are public only after that.
 RANKED_GRACE_MINUTES = env_int_between("RANKED_GRACE_MINUTES", 10, 0, 120)

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .ids import uuid7
+
 
 class Source(models.TextChoices):
     DAILY = "daily", "daily"
@@ -86,7 +88,9 @@ class Play(models.Model):
     (undo and resign rows included), which is what a client must send back with its next move.
     """
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # UUIDv7: time-ordered, so a play's log lands in its start month's partition of
+    # games_move (games.partitions); an id is still an opaque UUID to clients.
+    id = models.UUIDField(primary_key=True, default=uuid7, editable=False)
     # No single-column indexes on the foreign keys: play_player_started_idx and
     # play_deal_status_idx lead with them and serve the same lookups.
     player = models.ForeignKey(

@@ -7,7 +7,8 @@ One package, one concern per module:
 ``search``         the candidates tried in order (screening, full solves, the par) and the
                    solver seam ``_solve``
 ``locking``        the (day, preset) lock: a PostgreSQL advisory lock, exactly-once solving
-``selectors``      the stored daily deals of a day (the one query for them)
+``selectors``      the stored daily deals of a day (the one query for them), and how
+                   many days ahead are ready (``days_ahead_ready``)
 ``service``        prepare a (day, preset); a day's deals for the API, on demand for today
 ``tasks``          the Celery tasks (beat: today and ``DAILY_DAYS_AHEAD`` days ahead)
 ``clock``          the UTC day
@@ -30,7 +31,7 @@ from .clock import utc_today
 from .live import is_live_daily, live_daily_keys
 from .locking import DealLocked, day_lock, lock_key
 from .search import SolverFailed
-from .selectors import missing_presets, stored_deal, stored_deals
+from .selectors import days_ahead_ready, missing_presets, stored_deal, stored_deals
 from .service import daily_deal, daily_deals, get_or_prepare_day, prepare, prepare_deal
 from .window import first_unpublished_day, is_published, ranked_deadline
 
@@ -42,6 +43,7 @@ __all__ = [
     "daily_deal",
     "daily_deals",
     "day_lock",
+    "days_ahead_ready",
     "first_unpublished_day",
     "get_or_prepare_day",
     "is_live_daily",

@@ -31,7 +31,9 @@ def missing_presets(day: dt.date) -> list[str]:
 
 def days_ahead_ready(today: dt.date, horizon: int = 60) -> int:
     """How many days after ``today`` have all their deals stored, counting on from today
-    without a gap: 0 when only today is complete, -1 when today is not (one query)."""
+    without a gap: 0 when only today is complete, -1 when today is not (one query). The
+    ``haven_daily_days_ahead`` gauge; it should stay near ``DAILY_DAYS_AHEAD``, and 0 means
+    the first requests after midnight would solve tomorrow's deals on demand."""
     full = len(engine.PRESETS)
     counts = dict(
         stored_deals_between(today, today + dt.timedelta(days=horizon))

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import redis_guard
+from config.replicas import call_on_replica
 from config.web import caching, outage
 from config.web.openapi import (
     CONTENT_LANGUAGE,
@@ -113,7 +114,9 @@ class DailyView(APIView):
         day = parse_day(date, today)
         if day > today:
             raise Problem(404, "not_found", f"the daily deals of {day} are not out yet")
-        deals = daily.daily_deals(day)
+        # A past day's deals are settled: the replica may serve them (today's may still be
+        # prepared on demand, which writes: the primary).
+        deals = call_on_replica(daily.daily_deals, day) if day < today else daily.daily_deals(day)
         if not deals and day < today:
             raise Problem(404, "not_found", f"there were no daily deals on {day}")
         # Decks and solutions only once no ranked play of the day can move any more (its

@@ -23,6 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError
+from config.replicas import on_primary, replica_reads
 from config.web import caching, clientkeys
 from config.web.idempotency import idempotent
 from config.web.openapi import (
@@ -93,6 +94,7 @@ class PlaysView(generics.GenericAPIView):
             **problems("invalid_cursor", "invalid_page_size", *AUTH_REQUIRED, *THROTTLED),
         },
     )
+    @replica_reads  # a second of lag is harmless in a history (docs/operations/scaling.md)
     def get(self, request: Request) -> Response:
         """The caller's plays, newest first, cursor-paginated (metadata and score only)."""
         page = self.paginate_queryset(self.get_queryset())
@@ -213,14 +215,20 @@ class MovesView(APIView):
             **problems("not_found", *AUTH_REQUIRED, *THROTTLED),
         },
     )
+    @replica_reads  # a finished play's log never changes (its rows are counted first)
     def get(self, request: Request, play_id: uuid.UUID) -> Response:
         """Every row of the play's move log in order, with its time (undo rows included).
         Its ETag, like the play's, changes exactly when the play's ``seq`` does."""
-        play = services.get_play(play_id, request.user)
+        with on_primary():  # the latest seq, for the ETag and to judge the replica
+            play = services.get_play(play_id, request.user)
         etag = etags.play_etag(play.id, play.seq)
         if caching.is_fresh(request, etag):
             return caching.not_modified(etag, caching.PRIVATE)
-        body = MoveLogSerializer({"play": play.id, "moves": play.moves.all()}).data
+        moves = list(play.moves.all()) if play.finished else []
+        if len(moves) != play.seq:  # still moving, or the replica is behind: the primary
+            with on_primary():
+                moves = list(play.moves.all())
+        body = MoveLogSerializer({"play": play.id, "moves": moves}).data
         return caching.cached(request, body, caching.PRIVATE, etag=etag)
 
     @extend_schema(

@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.replicas import replica_reads
 from config.web import caching
 from config.web.openapi import (
     AUTH_REQUIRED,
@@ -39,6 +40,7 @@ class PlayerView(APIView):
         ],
         responses={200: ProfileSerializer, 304: None, **problems("player_not_found")},
     )
+    @replica_reads  # another player's profile: a second of lag is harmless
     def get(self, request: Request, username: str) -> Response:
         """A player's ranked plays, wins and win rate per preset, streaks and best ranks."""
         user = accounts.find_user(username)
