@@ -23,3 +23,12 @@ class AccountsConfig(AppConfig):
         post_delete.connect(forget_user, sender=users, dispatch_uid="accounts.auth.deleted")
         post_save.connect(keep_name_key, sender=users, dispatch_uid="name-key")
         parts.register()  # the profile and device, first in an export
+
+        from config.web.schema import register_property_schema
+
+        # The body rules the serializers check beyond their type, for the schema.
+        refresh = r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
+        register_property_schema("LinkRequest", "username", {"pattern": r"^[\w.@+-]+$"})
+        register_property_schema("LinkRequest", "password", {"minLength": 8})
+        register_property_schema("LogoutRequest", "refresh", {"pattern": refresh})
+        register_property_schema("PasswordChangeRequest", "new_password", {"minLength": 8})

@@ -48,7 +48,8 @@ def test_a_guest_deletes_itself_with_its_device_secret(
     user_id = Device.objects.get().user_id
     wrong = delete_me(client, device_secret="A" * 43)
     assert wrong.status_code == 403 and wrong.json()["code"] == "wrong_password"
-    assert delete_me(client).status_code == 400
+    assert delete_me(client).status_code == 403  # no confirmation at all
+    assert delete_me(client, password="a guest has none").status_code == 403
     with django_capture_on_commit_callbacks(execute=True):
         gone = delete_me(client, device_secret=device["device_secret"])
     assert gone.status_code == 204, gone.content
