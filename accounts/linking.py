@@ -6,6 +6,7 @@ in the same transaction) and its password change, and its device is stamped as l
 Two links of one guest at once meet at the device row's lock: the first links, the second
 then finds the account linked (``already_linked``, 409). Two guests racing for one name
 meet at the name key's unique index, as two registrations do (``username_taken``).
+Once committed, ``signals.account_renamed`` tells the apps that show the name (the boards).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from config.errors import DomainError
 
 from . import names, sessions
 from .models import Device
+from .signals import account_renamed
 
 
 def link(user_id: int, username: str, password: str) -> Any:
@@ -38,11 +40,16 @@ def link(user_id: int, username: str, password: str) -> Any:
                 raise DomainError("already_linked", "this account already has a name")
             names.refuse_taken(username, other_than=user_id)
             user = users.objects.select_for_update().get(pk=user_id)
+            old = user.get_username()
             user.username = users.normalize_username(username)
             user.password = hashed
             user.save()
             device.linked_at = timezone.now()
             device.save(update_fields=["linked_at"])
+            new = user.get_username()
+            transaction.on_commit(
+                lambda: account_renamed.send(sender=users, user_id=user_id, old=old, new=new)
+            )
     except IntegrityError as error:
         raise names.taken_error(username) from error
     sessions.revoke_all(user_id)

@@ -8,6 +8,9 @@ their ranks stay 1, 2, 3 without a gap. The Redis boards are rebuilt from Postgr
 the deletion commits, so the two agree again; a Redis outage at that moment leaves them
 to the catch-up (its rebuild of missing boards) or the next rebuild.
 
+A guest's link renames the account: the boards of its scores are rebuilt, as the Redis
+entries carry the name (:func:`on_account_renamed`).
+
 Groups: a group the account owned passes to its oldest remaining member (by joining time),
 or is deleted with its last member. The account's memberships go with the user row.
 """
@@ -21,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts import registry
+from accounts.signals import account_renamed
 
 from . import freezing, profiles, rebuilding, store
 from .models import FrozenDay, Group, Membership, Score, Total
@@ -51,6 +55,16 @@ def _rebuild(refs: set[BoardRef]) -> None:
             rebuilding.rebuild(ref)
         except Exception:  # Redis away: the boards are rebuilt when it is back
             log.warning("leaderboard: could not rebuild %s after a deletion", ref.redis_key)
+
+
+def on_account_renamed(sender: Any, user_id: int, **kwargs: Any) -> None:
+    """``accounts.signals.account_renamed``: the Redis boards keep each entry's name beside
+    it, so the boards of the account's scores are rebuilt with the new one (PostgreSQL
+    reads join the user row and need nothing)."""
+    refs: set[BoardRef] = set()
+    for score in Score.objects.filter(player_id=user_id).only("board", "date", "week"):
+        refs.update(refs_of(score))
+    _rebuild(refs)
 
 
 def hand_on_groups(user_id: int) -> None:
@@ -107,3 +121,4 @@ def export_part(user_id: int) -> dict[str, Any]:
 
 def register() -> None:
     registry.register_part("leaderboard", export=export_part, delete=delete_part)
+    account_renamed.connect(on_account_renamed, dispatch_uid="leaderboard.account_renamed")

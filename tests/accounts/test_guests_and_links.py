@@ -8,7 +8,12 @@ from rest_framework.test import APIClient
 
 from accounts import names
 from accounts.models import Device
-from tests.fairplay.helpers import play_daily
+from tests.fairplay.helpers import (
+    assert_redis_equals_postgres,
+    board_names,
+    live_refs,
+    play_daily,
+)
 
 from .helpers import PASSWORD, guest, link, new_device, new_guest, refresh, signed_in
 
@@ -70,12 +75,17 @@ def test_guests_get_distinct_names_that_pass_the_name_rules():
         assert not names.refuse_mixed_scripts(name)
 
 
+@pytest.mark.redis
 def test_linking_keeps_the_plays_and_scores(today_deals, django_capture_on_commit_callbacks):
     client, tokens, device = new_guest()
     with django_capture_on_commit_callbacks(execute=True):
         play = play_daily(client, "10.0.0.1", deals=1)
-    answer = link(client, "Keeper")
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = link(client, "Keeper")
     assert answer.status_code == 200, answer.content
+    # The boards show the new name (Redis keeps names beside entries: rebuilt on the link).
+    assert board_names(APIClient(), "easthaven/daily/today") == ["Keeper"]
+    assert_redis_equals_postgres(live_refs())
     linked = answer.json()
     assert linked["username"] == "Keeper" and linked["guest"] is False
     user = get_user_model().objects.get(username="Keeper")
