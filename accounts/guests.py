@@ -82,11 +82,6 @@ def _create(device_id: uuid.UUID, device_secret: str) -> Any | None:
     raise DomainError("username_taken", "no free guest name was found; try again")
 
 
-def verify_secret(user_id: int, device_secret: str) -> bool:
-    device = Device.objects.filter(user_id=user_id).first()
-    return device is not None and check_password(device_secret, device.secret_hash)
-
-
 def idle_days() -> int:
     return int(getattr(settings, "GUEST_IDLE_DAYS", 30))
 

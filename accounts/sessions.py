@@ -17,6 +17,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from config.errors import DomainError
 
+from .authentication import claimed_user_id
 from .models import Device
 
 
@@ -40,9 +41,11 @@ def sign_out(refresh: str) -> None:
     """Blacklist ``refresh``; ``token_not_valid`` (401) for a token that is not a live
     refresh token, an already revoked one included (a replayed sign-out)."""
     try:
-        RefreshToken(refresh).blacklist()  # type: ignore[arg-type]
+        token = RefreshToken(refresh)  # type: ignore[arg-type]
     except TokenError as error:
         raise DomainError("token_not_valid", str(error)) from error
+    claimed_user_id(token)  # a claim simplejwt would look up as it is: 401, never a 500
+    token.blacklist()
 
 
 def revoke_all(user_id: int) -> int:

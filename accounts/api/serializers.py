@@ -10,7 +10,10 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 from rest_framework.exceptions import AuthenticationFailed
+from rest_framework_simplejwt.exceptions import InvalidToken
 from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
+from rest_framework_simplejwt.settings import api_settings
+from rest_framework_simplejwt.utils import get_md5_hash_password
 
 from config.web.fields import StrictCharField
 
@@ -66,17 +69,26 @@ class LoginSerializer(TokenObtainPairSerializer):
 
 class RefreshSerializer(TokenRefreshSerializer):
     """simplejwt's refresh serializer, refusing a token whose ``user_id`` is not a user's id
-    with 401 instead of letting the lookup crash (a string id) or miss (a deleted user)."""
+    with 401 instead of letting the lookup crash (a string id) or miss (a deleted user), and
+    one issued under another password (its revoke claim, ``accounts.sessions``): the access
+    token it would give could not be used anyway."""
 
     refresh = StrictCharField()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         token = self.token_class(attrs["refresh"])  # TokenError → 401 in the view
         user_id = claimed_user_id(token)
-        if not get_user_model().objects.filter(pk=user_id).exists():
+        password = (
+            get_user_model().objects.filter(pk=user_id).values_list("password", flat=True).first()
+        )
+        if password is None:
             raise AuthenticationFailed(
                 self.error_messages["no_active_account"], "no_active_account"
             )
+        if api_settings.CHECK_REVOKE_TOKEN and token.get(
+            api_settings.REVOKE_TOKEN_CLAIM
+        ) != get_md5_hash_password(password):
+            raise InvalidToken("the token was issued under another password")
         return super().validate(attrs)
 
 

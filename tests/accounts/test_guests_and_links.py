@@ -196,3 +196,18 @@ def test_guests_play_ranked_under_the_account_age_policy(
     assert play["status"] in {"lost", "resigned"}
     finding = Finding.objects.get(play_id=play["id"], detector="account_age")
     assert finding.flagged
+
+
+def test_a_refresh_token_the_blacklist_never_saw_dies_with_the_password(player):
+    """Tokens issued before the blacklist app was installed have no outstanding row to
+    revoke; the password stamp they carry refuses them after a change all the same."""
+    from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
+    from rest_framework_simplejwt.tokens import RefreshToken
+
+    token = RefreshToken.for_user(player)
+    OutstandingToken.objects.all().delete()
+    assert refresh(str(token)).status_code == 200
+    player.set_password("another long phrase")
+    player.save()
+    answer = refresh(str(token))
+    assert answer.status_code == 401 and answer.json()["code"] == "token_not_valid"
