@@ -10,6 +10,7 @@ and the user row goes with everything that cascades from it, all in one transact
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -43,6 +44,24 @@ def confirm(user: Any, *, password: str | None, device_secret: str | None) -> No
     raise DomainError(
         "wrong_password", "confirm the deletion with the account's password or device secret"
     )
+
+
+def delete_abandoned(user_id: int, still_abandoned: Callable[[], bool]) -> bool:
+    """Delete an abandoned guest (``accounts.tasks``) under the same locks as a deletion,
+    unless ``still_abandoned()``, asked under them, says it came back; whether deleted."""
+    users = get_user_model()
+    with transaction.atomic():
+        for locker in _locks:
+            locker(user_id)
+        user = users.objects.select_for_update().filter(pk=user_id).first()
+        if user is None or not still_abandoned():
+            return False
+        for part in registry.parts():
+            if part.delete is not None:
+                part.delete(user_id)
+        user.delete()
+    auth.forget_user(instance=user)
+    return True
 
 
 def delete_account(user_id: int, *, password: str | None, device_secret: str | None) -> None:

@@ -86,11 +86,10 @@ def idle_days() -> int:
     return int(getattr(settings, "GUEST_IDLE_DAYS", 30))
 
 
-def abandoned(now: dt.datetime | None = None) -> Any:
-    """Guests (never linked) unseen for ``GUEST_IDLE_DAYS`` that have no play at all."""
+def idle(now: dt.datetime | None = None) -> Any:
+    """Guests (never linked) whose device has not signed in for ``GUEST_IDLE_DAYS``; those
+    no app holds data of are abandoned (``accounts.tasks``)."""
     cutoff = (now or timezone.now()) - dt.timedelta(days=idle_days())
     return get_user_model().objects.filter(
-        device__linked_at__isnull=True,
-        device__last_seen_at__lt=cutoff,
-        plays__isnull=True,
+        device__linked_at__isnull=True, device__last_seen_at__lt=cutoff
     )

@@ -16,6 +16,8 @@ from typing import Any
 
 Exporter = Callable[[int], Any]
 Deleter = Callable[[int], None]
+#: Of the given account ids, those this part holds data of (a guest with data is kept).
+Holder = Callable[[list[int]], set[int]]
 
 
 @dataclass(frozen=True)
@@ -23,16 +25,30 @@ class AccountPart:
     name: str  #: the key of the part in the export ("plays", "scores", ...)
     export: Exporter | None = None  #: the account's data of this part, as JSON values
     delete: Deleter | None = None  #: remove or hand on what a cascade would not get right
+    holds: Holder | None = None  #: which accounts have data here (abandoned-guest clean-up)
 
 
 _parts: dict[str, AccountPart] = {}
 
 
 def register_part(
-    name: str, *, export: Exporter | None = None, delete: Deleter | None = None
+    name: str,
+    *,
+    export: Exporter | None = None,
+    delete: Deleter | None = None,
+    holds: Holder | None = None,
 ) -> None:
     """Register (or replace, for a re-run ``ready()``) the part called ``name``."""
-    _parts[name] = AccountPart(name, export, delete)
+    _parts[name] = AccountPart(name, export, delete, holds)
+
+
+def holding(user_ids: list[int]) -> set[int]:
+    """Of ``user_ids``, the accounts some part holds data of."""
+    held: set[int] = set()
+    for part in parts():
+        if part.holds is not None:
+            held |= part.holds(user_ids)
+    return held
 
 
 def parts() -> list[AccountPart]:

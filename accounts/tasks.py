@@ -1,28 +1,40 @@
 """Periodic clean-up of abandoned guests (``CELERY_BEAT_SCHEDULE``).
 
-A guest unseen for ``GUEST_IDLE_DAYS`` (default 30) that never played is deleted: it holds
-nothing but a generated name and a device hash. A guest with a play is kept (it may come
-back to its scores); linking is how a player keeps an account for good. Idempotent: a rerun
-finds nothing more to delete, and ``acks_late`` lets a killed worker's run be redone.
+A guest unseen for ``GUEST_IDLE_DAYS`` (default 30) that no app holds data of (no play:
+``accounts.registry``'s ``holds``) is deleted: it has nothing but a generated name and a
+device hash. A guest with a play is kept (it may come back to its scores); linking is how a
+player keeps an account for good. Each guest is deleted under the locks of a deletion and
+checked again under them, so one that signed in or started a play meanwhile stays.
+Idempotent: a rerun finds nothing more to delete, and ``acks_late`` lets a killed worker's
+run be redone.
 """
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
 
-from . import guests
+from . import deletion, guests, registry
+
+
+def _abandoned(user_id: int) -> bool:
+    still_idle = guests.idle().filter(pk=user_id).exists()
+    return still_idle and not registry.holding([user_id])
 
 
 @shared_task(name="accounts.tasks.delete_abandoned_guests", acks_late=True)
 def delete_abandoned_guests(batch: int = 1000) -> int:
     deleted = 0
+    after = 0
     while True:
-        ids = list(guests.abandoned().values_list("pk", flat=True)[:batch])
+        ids = list(
+            guests.idle().filter(pk__gt=after).order_by("pk").values_list("pk", flat=True)[:batch]
+        )
         if not ids:
             return deleted
-        # Checked again in the DELETE itself, so a guest that just played or signed in stays.
-        _, per_model = guests.abandoned().filter(pk__in=ids).delete()
-        deleted += per_model.get(settings.AUTH_USER_MODEL, 0)
-        if len(ids) < batch:
-            return deleted
+        after = ids[-1]
+        held = registry.holding(ids)
+        for user_id in ids:
+            if user_id not in held and deletion.delete_abandoned(
+                user_id, lambda user_id=user_id: _abandoned(user_id)
+            ):
+                deleted += 1

@@ -3,7 +3,8 @@
 Deletion: the account's plays are locked first, so a move in flight commits before the
 account goes and a later one finds no play; the plays, their moves and the account's
 idempotency keys then go with the user row (foreign keys, ``CASCADE``). Deals stay: a
-deal is no one's personal data. Export: every play with its moves.
+deal is no one's personal data. Export: every play with its moves. An idle guest with a
+play is no abandoned guest (``holds``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ def export_plays(user_id: int) -> list[dict[str, Any]]:
     ]
 
 
+def players_with_plays(user_ids: list[int]) -> set[int]:
+    return set(Play.objects.filter(player_id__in=user_ids).values_list("player_id", flat=True))
+
+
 def register() -> None:
     deletion.lock_first(lock_plays)
-    registry.register_part("plays", export=export_plays)
+    registry.register_part("plays", export=export_plays, holds=players_with_plays)
