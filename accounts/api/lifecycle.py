@@ -176,10 +176,16 @@ class PasswordView(APIView):
 DELETE_SCHEMA = extend_schema(
     operation_id="player_me_delete",
     request=DeletionSerializer,
+    parameters=[RETRY_AFTER],
     responses={
         204: None,
         **problems(
-            "validation_error", "wrong_password", "no_active_account", *AUTH_REQUIRED, *BODY
+            "validation_error",
+            "wrong_password",
+            "no_active_account",
+            *AUTH_REQUIRED,
+            *BODY,
+            *THROTTLED,
         ),
     },
     tags=["players"],
@@ -188,7 +194,13 @@ DELETE_SCHEMA = extend_schema(
 
 class AccountDeletion:
     """``DELETE /players/me`` for the view that serves ``players/me`` (the leaderboard's
-    profile view mixes this in: one path, one view)."""
+    profile view mixes this in: one path, one view). The deletion checks a password, so it
+    is throttled as sign-ins are (scope ``auth``); the profile's reads are not."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        if request.method == "DELETE":
+            self.throttle_scope = "auth"
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
 
     @DELETE_SCHEMA
     def delete(self, request: Request) -> Response:

@@ -146,3 +146,12 @@ def test_abandoned_guests_without_plays_are_deleted_after_the_idle_days(
     left = set(Device.objects.values_list("user__username", flat=True))
     assert len(left) == 3 and "Kept" in left
     assert not Device.objects.filter(pk=devices[0].pk).exists()
+
+
+def test_deletion_guesses_are_throttled(settings):
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "3/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    client, _, _ = new_guest()  # its sign-in counts per address, the deletions per account
+    answers = [delete_me(client, device_secret="A" * 43).status_code for _ in range(4)]
+    assert answers == [403, 403, 403, 429]
+    assert client.get("/api/v1/players/me").status_code == 200  # reads are not counted
