@@ -1,4 +1,4 @@
-"""Periodic clean-up of abandoned guests (``CELERY_BEAT_SCHEDULE``).
+"""Periodic clean-up (``CELERY_BEAT_SCHEDULE``): abandoned guests, expired refresh tokens.
 
 A guest unseen for ``GUEST_IDLE_DAYS`` (default 30) that no app holds data of (no play:
 ``accounts.registry``'s ``holds``) is deleted: it has nothing but a generated name and a
@@ -12,6 +12,7 @@ run be redone.
 from __future__ import annotations
 
 from celery import shared_task
+from django.core.management import call_command
 
 from . import deletion, guests, registry
 
@@ -38,3 +39,10 @@ def delete_abandoned_guests(batch: int = 1000) -> int:
                 user_id, lambda user_id=user_id: _abandoned(user_id)
             ):
                 deleted += 1
+
+
+@shared_task(name="accounts.tasks.flush_expired_tokens", acks_late=True)
+def flush_expired_tokens() -> None:
+    """Drop the blacklist's rows of refresh tokens that expired anyway (simplejwt's own
+    ``flushexpiredtokens``): the tables would otherwise grow by every sign-in. Idempotent."""
+    call_command("flushexpiredtokens")

@@ -303,6 +303,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "accounts.tasks.delete_abandoned_guests",
         "schedule": crontab(minute=40, hour=3),
     },
+    # The token blacklist's rows of refresh tokens past their expiry (accounts.tasks).
+    "accounts-flush-expired-tokens": {
+        "task": "accounts.tasks.flush_expired_tokens",
+        "schedule": crontab(minute=45, hour=3),
+    },
     # Fair play's address and device keys older than FAIRPLAY_RETENTION_DAYS (fairplay.tasks).
     "fairplay-purge-keys": {
         "task": "fairplay.tasks.purge_client_keys",

@@ -155,3 +155,15 @@ def test_deletion_guesses_are_throttled(settings):
     answers = [delete_me(client, device_secret="A" * 43).status_code for _ in range(4)]
     assert answers == [403, 403, 403, 429]
     assert client.get("/api/v1/players/me").status_code == 200  # reads are not counted
+
+
+def test_expired_refresh_tokens_leave_the_blacklist_tables():
+    from rest_framework_simplejwt.token_blacklist.models import OutstandingToken
+
+    new_guest()
+    assert OutstandingToken.objects.count() == 1
+    tasks.flush_expired_tokens.delay().get()
+    assert OutstandingToken.objects.count() == 1  # not expired yet
+    OutstandingToken.objects.update(expires_at=timezone.now() - dt.timedelta(seconds=1))
+    tasks.flush_expired_tokens.delay().get()
+    assert not OutstandingToken.objects.exists()
