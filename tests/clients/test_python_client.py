@@ -1,12 +1,15 @@
 """A Python client generated from the served schema (openapi-python-client, pinned in the
-test extras) plays register → daily → practice → moves → undo → resign → board against a
+test extras) plays guest → daily → practice → moves → undo → resign → link → board against a
 live server, with no hand edits and no casts: answers are told apart with ``isinstance``
 on the generated models, as a typed client's user would."""
 
 from __future__ import annotations
 
+import base64
 import importlib
+import secrets
 import sys
+import uuid
 from http import HTTPStatus
 from pathlib import Path
 
@@ -50,7 +53,8 @@ def generated(schema_file, tmp_path):
 def test_python_client_plays_the_whole_flow(haven, generated):
     api = importlib.import_module(f"{PACKAGE}.api")
     models = importlib.import_module(f"{PACKAGE}.models")
-    auth_register = importlib.import_module(f"{PACKAGE}.api.auth.auth_register")
+    auth_guest = importlib.import_module(f"{PACKAGE}.api.auth.auth_guest")
+    auth_link = importlib.import_module(f"{PACKAGE}.api.auth.auth_link")
     daily_retrieve = importlib.import_module(f"{PACKAGE}.api.daily.daily_retrieve")
     plays_create = importlib.import_module(f"{PACKAGE}.api.plays.plays_create")
     plays_moves_create = importlib.import_module(f"{PACKAGE}.api.plays.plays_moves_create")
@@ -66,14 +70,16 @@ def test_python_client_plays_the_whole_flow(haven, generated):
     assert isinstance(presets, models.PresetList)
     assert presets.presets[0].rules
 
-    registered = auth_register.sync_detailed(
-        client=public,
-        body=models.CredentialsRequest(username="py_player", password="a long passphrase"),
+    # No form before the first card: a guest of this device (its id and secret made here).
+    device = models.GuestRequest(
+        device_id=str(uuid.uuid4()),
+        device_secret=base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode(),
     )
-    assert registered.status_code == HTTPStatus.CREATED
-    assert registered.headers["Location"] == "/api/v1/players/py_player"
-    assert isinstance(registered.parsed, models.TokenPair)
-    client = generated.AuthenticatedClient(base_url=haven, token=registered.parsed.access)
+    guest = auth_guest.sync_detailed(client=public, body=device)
+    assert guest.status_code == HTTPStatus.CREATED
+    assert isinstance(guest.parsed, models.GuestTokenPair)
+    assert guest.parsed.guest
+    client = generated.AuthenticatedClient(base_url=haven, token=guest.parsed.access)
 
     daily = daily_retrieve.sync(date="today", client=public)
     assert isinstance(daily, models.Daily)
@@ -148,6 +154,14 @@ def test_python_client_plays_the_whole_flow(haven, generated):
         ),
     )
     assert isinstance(ended, models.Play)
+
+    # "Keep my progress": the guest takes a name and keeps its plays and scores.
+    linked = auth_link.sync(
+        client=client,
+        body=models.LinkRequest(username="py_player", password="a long passphrase"),
+    )
+    assert isinstance(linked, models.GuestTokenPair)
+    assert linked.username == "py_player" and not linked.guest
     board = leaderboard_daily.sync("easthaven", "today", client=public)
     assert isinstance(board, models.DailyPage)
     assert [entry.username for entry in board.results] == ["py_player"]

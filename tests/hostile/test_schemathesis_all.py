@@ -56,9 +56,10 @@ SEMANTIC_REFUSALS = {
     "precondition_failed": "If-Match against the play's current version (its state)",
 }
 # Password strength (a common password, one too like the username) is the server's list
-# and a rule across fields; ``seq`` may be left out only when If-Match names the play's
-# version, a rule between a header and the body that OpenAPI cannot state.
-SEMANTIC_FIELDS = {"password", "seq"}
+# and a rule across fields (``new_password`` of a password change too); ``seq`` may be left
+# out only when If-Match names the play's version, a rule between a header and the body
+# that OpenAPI cannot state.
+SEMANTIC_FIELDS = {"password", "new_password", "seq"}
 # Refusals that depend on two parameters at once, forgiven only on those operations: a
 # board's ``?options`` are those of its ``{preset}`` (path), a day's replays' ``?options``
 # those of its ``?preset``, and OpenAPI cannot relate one parameter to another (POST

@@ -17,11 +17,13 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import jwt
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.test import APIClient
+from rest_framework_simplejwt.utils import get_md5_hash_password
 
 from config import secret_settings
 from games import engine
@@ -82,11 +84,14 @@ def digest(value: str) -> str:
     return hashlib.sha256(value.encode()).hexdigest()
 
 
-def forge(user_id: int, key: str) -> str:
+def forge(user: Any, key: str) -> str:
+    """An access token of ``user`` signed with ``key``, with every claim this install's own
+    tokens carry (the password stamp of accounts.sessions included)."""
     now = dt.datetime.now(dt.UTC)
     claims = {
         "token_type": "access",
-        "user_id": user_id,
+        "user_id": user.pk,
+        "hash_password": get_md5_hash_password(user.password),
         "exp": int((now + dt.timedelta(hours=1)).timestamp()),
         "iat": int(now.timestamp()),
         "jti": uuid.uuid4().hex,
@@ -104,12 +109,12 @@ def test_a_token_signed_with_the_old_development_key_is_refused(settings):
     victim = make_user()
     check("tokens", client_for(victim).get("/api/v1/plays"), {200})  # the route works
     forged = APIClient()
-    forged.credentials(HTTP_AUTHORIZATION=f"Bearer {forge(victim.pk, OLD_SECRET_KEY)}")
+    forged.credentials(HTTP_AUTHORIZATION=f"Bearer {forge(victim, OLD_SECRET_KEY)}")
     check("tokens", forged.get("/api/v1/plays"), {401})
     check("tokens", forged.post("/api/v1/plays", {"preset": "seahaven"}, format="json"), {401})
     # The same claims signed with this install's key pass: only the key was wrong.
     genuine = APIClient()
-    genuine.credentials(HTTP_AUTHORIZATION=f"Bearer {forge(victim.pk, settings.SECRET_KEY)}")
+    genuine.credentials(HTTP_AUTHORIZATION=f"Bearer {forge(victim, settings.SECRET_KEY)}")
     check("tokens", genuine.get("/api/v1/plays"), {200})
 
 

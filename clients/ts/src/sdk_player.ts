@@ -6,7 +6,8 @@
 // (tests/clients/test_typescript_client.py writes config.ts and runs it).
 import { client } from "./sdk/client.gen.js";
 import {
-  authRegister,
+  authGuest,
+  authLink,
   leaderboardDaily,
   playsCreate,
   playsHint,
@@ -22,6 +23,16 @@ function check(condition: boolean, message: string): asserts condition {
   }
 }
 
+// What a device makes once and keeps: a UUID and 32 random bytes in base64url.
+function newDevice(): { device_id: string; device_secret: string } {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const secret = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+  return { device_id: crypto.randomUUID(), device_secret: secret };
+}
+
 function cursorOf(link: string | null): string {
   check(link !== null, "a link to follow");
   const cursor = new URL(link).searchParams.get("cursor");
@@ -31,9 +42,11 @@ function cursorOf(link: string | null): string {
 
 async function main(): Promise<void> {
   client.setConfig({ baseUrl: BASE_URL });
-  const registered = await authRegister({ body: { username: USERNAME, password: PASSWORD } });
-  check(registered.data !== undefined, `register: ${JSON.stringify(registered.error)}`);
-  client.setConfig({ auth: registered.data.access });
+  // No form before the first card: the app starts as a guest of its device.
+  const guest = await authGuest({ body: newDevice() });
+  check(guest.data !== undefined, `guest: ${JSON.stringify(guest.error)}`);
+  check(guest.data.guest, "a guest account");
+  client.setConfig({ auth: guest.data.access });
 
   // My rank: a ranked play of today's deal, resigned, then the board around me.
   const ranked = await playsCreate({ body: { preset: "easthaven", daily: "today" } });
@@ -43,6 +56,12 @@ async function main(): Promise<void> {
     body: { seq: ranked.data.seq, move: { type: "resign" } },
   });
   check(resigned.data !== undefined, `resign: ${JSON.stringify(resigned.error)}`);
+
+  // "Keep my progress": the guest takes a name and a password, and keeps its play.
+  const linked = await authLink({ body: { username: USERNAME, password: PASSWORD } });
+  check(linked.data !== undefined, `link: ${JSON.stringify(linked.error)}`);
+  check(!linked.data.guest && linked.data.username === USERNAME, "linked under my name");
+  client.setConfig({ auth: linked.data.access });
   const board = await leaderboardDaily({
     path: { preset: "easthaven", date: "today" },
     query: { around: "me" },
