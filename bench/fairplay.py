@@ -1,0 +1,313 @@
+"""Fair play: how often the detectors catch each kind of cheat, and how often honest players.
+
+    .venv/bin/python bench/fairplay.py            # 300 held-out deals a preset (and 100 tuning)
+    .venv/bin/python bench/fairplay.py --quick    # 20 held-out deals a preset, same players
+
+Simulated players (:mod:`fairplay_players`) play daily-like deals of every preset (decks
+from ``engine.deck_from_seed`` of ``HMAC(bench secret, day:preset:n)``, as the daily
+candidates are made from ``DAILY_SECRET``; not filtered for winnability). Each finished
+play becomes a :class:`fairplay.detectors.PlayRecord` and goes through
+:func:`fairplay.detectors.run_detectors`, exactly as the service runs them.
+
+Two populations, with different secrets (so different deals) and different player
+parameters: **tuning**, on which the thresholds in ``fairplay/detectors`` were chosen,
+and **held-out**, the headline: its honest players, cheats and clocks were not seen while
+tuning. Kinds:
+
+* honest: visible-information policy, human think times that depend on the position,
+  mistakes and undos (ranked: no undo past a reveal); an honest pair shares an address,
+  so the second player's record carries the first one's seen cards (must not flag);
+* clairvoyant: the same players seeing the full deck, human times (held-out: with more
+  mistakes and noise too);
+* bot: honest or clairvoyant choices at machine speed; bot-sleeps: random sleeps;
+* linked: a throwaway account plays first, then the main account plays knowing the cards
+  it saw, at human times.
+
+Printed: per kind the share flagged (any detector) with a 95 % Wilson interval and which
+detector fired, the false-positive rate on honest plays, the detectors' cost per finished
+play, and last ``fair play: detected D % of cheats at F % false positives`` (held-out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import hmac
+import math
+import os
+import platform
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# This script's own directory must not shadow the ``fairplay`` package with this file.
+sys.path[:] = [ROOT] + [
+    p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
+]
+
+from bench.fairplay_players import (  # noqa: E402
+    Chooser,
+    Clock,
+    Played,
+    play,
+    play_line,
+    solver_line,
+)
+from fairplay.detectors import Finding, PastPlay, PlayRecord, run_detectors  # noqa: E402
+from games.engine import NAMES, PRESETS, deck_from_seed, get_rules  # noqa: E402
+
+HONEST = "honest"
+CHEATS = ("clairvoyant", "bot", "bot-sleeps", "linked", "par-line")
+#: Seconds the solver gets per deal for par (and the par-line cheat's line).
+SOLVE_BUDGET = 1.0
+
+
+@dataclass(frozen=True)
+class Population:
+    name: str
+    secret: str
+    honest: tuple[tuple[Chooser, Clock], ...]
+    clairvoyant: tuple[tuple[Chooser, Clock], ...]
+    bot: tuple[Chooser, ...]
+    sleeps: tuple[Clock, ...]
+
+
+TUNING = Population(
+    "tuning",
+    "fairplay-bench-tuning",
+    honest=((Chooser(0.8, 0.05, 0.5), Clock("human", 1.2, 0.6, 0.8, 0.5)),),
+    clairvoyant=((Chooser(0.8, 0.05, 0.5, weight=1.0), Clock("human", 1.2, 0.6, 0.8, 0.5)),),
+    bot=(Chooser(0.3, 0.0, 0.0), Chooser(0.3, 0.0, 0.0, weight=1.0)),
+    sleeps=(Clock("sleep", low=1.0, high=5.0),),
+)
+HELD_OUT = Population(
+    "held-out",
+    "fairplay-bench-held-out",
+    honest=(
+        (Chooser(0.3, 0.02, 0.8), Clock("human", 2.0, 0.4, 0.5, 0.6)),  # careful
+        (Chooser(1.5, 0.12, 0.3), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # casual, quick
+    ),
+    clairvoyant=(
+        (Chooser(0.3, 0.02, 0.8, weight=1.5), Clock("human", 2.0, 0.4, 0.5, 0.6)),
+        (Chooser(1.5, 0.12, 0.3, weight=0.7), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # noisy
+    ),
+    bot=(Chooser(0.1, 0.0, 0.0), Chooser(0.1, 0.0, 0.0, weight=0.7)),
+    sleeps=(Clock("sleep", low=0.5, high=8.0), Clock("sleep-lognormal", base=2.0, sigma=0.7)),
+)
+
+
+def deck(secret: str, preset: str, n: int) -> tuple[int, ...]:
+    message = f"haven-daily:bench:{preset}:{n}".encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return deck_from_seed(int.from_bytes(digest[:8], "big") >> 1)
+
+
+def record(
+    preset: str,
+    cards: tuple[int, ...],
+    played: Played,
+    par: int | None,
+    linked: frozenset[str] = frozenset(),
+    history: tuple[PastPlay, ...] = (),
+) -> PlayRecord:
+    return PlayRecord(
+        preset=preset,
+        options={},
+        deck=tuple(NAMES[c] for c in cards),
+        moves=tuple(played.moves),
+        move_seconds=tuple(played.seconds),
+        outcome=played.outcome,
+        par=par,
+        account_age_days=30.0,
+        linked_reveals=linked,
+        history=history,
+    )
+
+
+def plays_of_deal(
+    pop: Population,
+    preset: str,
+    n: int,
+    line: list[dict[str, object]],
+    histories: dict[str, list[PastPlay]],
+) -> Iterator[tuple[str, PlayRecord]]:
+    """(kind, record) of every simulated play of deal ``n``; ``line`` is the solver's win
+    (par is its length), ``histories`` each kind's earlier plays, newest first (updated)."""
+    rules = get_rules(preset)
+    cards = deck(pop.secret, preset, n)
+    par = len(line) if line else None
+    rng = random.Random(f"{pop.secret}:{preset}:{n}")
+    everyone: Callable[[int], bool] = lambda card: True  # noqa: E731
+    hidden = rules.face_down_rows > 0  # Seahaven: nothing to see through, nobody to link
+
+    def done(
+        kind: str, played: Played, linked: frozenset[str] = frozenset()
+    ) -> tuple[str, PlayRecord]:
+        past = histories.setdefault(kind, [])
+        rec = record(preset, cards, played, par, linked, tuple(past))
+        times = sorted(played.seconds)
+        past.insert(
+            0,
+            PastPlay(
+                preset,
+                played.outcome == "won",
+                len(played.moves),
+                par,
+                sum(1 for m in played.moves if m["type"] == "undo"),
+                True,
+                times[len(times) // 2] if times else None,
+            ),
+        )
+        del past[10:]
+        return kind.split(":")[0], rec
+
+    for i, (chooser, clock) in enumerate(pop.honest):
+        yield done(f"{HONEST}:{i}", play(rules, cards, chooser, clock, rng))
+    # An honest pair on one address: the second's record names the first's cards.
+    first = play(rules, cards, *pop.honest[0], rng)
+    second = play(rules, cards, *pop.honest[-1], rng)
+    yield done("honest-pair", second, first.seen if hidden else frozenset())
+    if hidden:
+        for i, (chooser, clock) in enumerate(pop.clairvoyant):
+            yield done(f"clairvoyant:{i}", play(rules, cards, chooser, clock, rng, everyone))
+    machine = Clock("machine")
+    for i, chooser in enumerate(pop.bot):
+        yield done(f"bot:{i}", play(rules, cards, chooser, machine, rng, everyone))
+    for i, clock in enumerate(pop.sleeps):
+        chooser = rng.choice(pop.bot)
+        yield done(f"bot-sleeps:{i}", play(rules, cards, chooser, clock, rng, everyone))
+    if hidden:
+        throwaway = play(rules, cards, *pop.honest[0], rng)
+        known = frozenset(NAMES.index(name) for name in throwaway.seen)
+        chooser, _ = pop.clairvoyant[0]
+        main = play(rules, cards, chooser, pop.honest[-1][1], rng, known.__contains__)
+        yield done("linked", main, throwaway.seen)
+    if line:
+        yield done("par-line", play_line(rules, cards, line, pop.honest[-1][1], rng))
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.n: dict[str, int] = defaultdict(int)
+        self.flagged: dict[str, int] = defaultdict(int)
+        self.by: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        self.seahaven: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        self.seconds = 0.0
+        self.solving = 0.0
+        self.plays = 0
+
+    def add(self, kind: str, rec: PlayRecord, found: list[Finding], seconds: float) -> None:
+        preset = rec.preset
+        hit = any(f.flagged for f in found)
+        self.n[kind] += 1
+        self.flagged[kind] += hit
+        if rec.outcome == "won":  # only wins reach a daily board
+            self.n["won " + kind] += 1
+            self.flagged["won " + kind] += hit
+        for f in found:
+            self.by[kind][f.detector] += f.flagged
+        if preset == "seahaven":
+            self.seahaven[kind][0] += hit
+            self.seahaven[kind][1] += 1
+        self.seconds += seconds
+        self.plays += 1
+
+    def rate(self, kinds: tuple[str, ...]) -> tuple[int, int]:
+        return sum(self.flagged[k] for k in kinds), sum(self.n[k] for k in kinds)
+
+
+def run(pop: Population, presets: list[str], deals: int, out: Callable[[str], None]) -> Tally:
+    tally = Tally()
+    for preset in presets:
+        histories: dict[str, list[PastPlay]] = {}
+        for n in range(deals):
+            start = time.perf_counter()
+            line = solver_line(get_rules(preset), deck(pop.secret, preset, n), SOLVE_BUDGET)
+            tally.solving += time.perf_counter() - start
+            for kind, rec in plays_of_deal(pop, preset, n, line, histories):
+                start = time.perf_counter()
+                found = run_detectors(rec)
+                tally.add(kind, rec, found, time.perf_counter() - start)
+        out(f"  {pop.name}: {preset} done ({deals} deals)")
+    return tally
+
+
+def line(label: str, hits: int, n: int) -> str:
+    low, high = wilson(hits, n)
+    rate = 100 * hits / max(n, 1)
+    return f"{label:<14} {hits:>5}/{n:<5} {rate:6.1f} %  [{100 * low:5.1f}, {100 * high:5.1f}]"
+
+
+def report(tally: Tally, out: Callable[[str], None]) -> tuple[float, float]:
+    out(f"{'kind':<14} {'flagged':>11} {'rate':>8}  95 % interval   by detector")
+    for kind in (HONEST, "honest-pair", *CHEATS):
+        detectors = ", ".join(f"{d} {c}" for d, c in tally.by[kind].items() if c)
+        out(line(kind, tally.flagged[kind], tally.n[kind]) + f"   {detectors or '-'}")
+    out(
+        "  seahaven (nothing hidden): "
+        + ", ".join(f"{kind} {hits}/{n}" for kind, (hits, n) in sorted(tally.seahaven.items()))
+    )
+    cheats = tally.rate(CHEATS)
+    honest = tally.rate((HONEST, "honest-pair"))
+    out(line("all cheats", *cheats))
+    out(line("all honest", *honest))
+    out("won plays only (what reaches a daily board):")
+    for kind in (HONEST, "honest-pair", *CHEATS):
+        out("  " + line(kind, tally.flagged["won " + kind], tally.n["won " + kind]))
+    out("  " + line("won cheats", *tally.rate(tuple("won " + k for k in CHEATS))))
+    out("  " + line("won honest", *tally.rate(("won " + HONEST, "won honest-pair"))))
+    out(
+        f"detector cost: {1000 * tally.seconds / max(tally.plays, 1):.1f} ms per finished play "
+        f"({tally.plays} plays); simulation's solver for par {tally.solving:.0f} s"
+    )
+    return 100 * cheats[0] / max(cheats[1], 1), 100 * honest[0] / max(honest[1], 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="20 held-out and 8 tuning deals a preset"
+    )
+    parser.add_argument("--deals", type=int, help="held-out deals per preset (default 300)")
+    parser.add_argument("--tuning-deals", type=int, help="tuning deals per preset (default 100)")
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    args = parser.parse_args(argv)
+    deals = args.deals or (20 if args.quick else 300)
+    tuning = args.tuning_deals if args.tuning_deals is not None else (8 if args.quick else 100)
+    presets = args.presets.split(",")
+
+    def out(text: str) -> None:
+        print(text, flush=True)
+
+    out(
+        f"# bench/fairplay.py on {platform.python_implementation()} {platform.python_version()}, "
+        f"{len(presets)} presets, {deals} held-out and {tuning} tuning deals each"
+    )
+    start = time.perf_counter()
+    if tuning:
+        out("## tuning population (thresholds chosen here)")
+        report(run(TUNING, presets, tuning, out), out)
+    out("## held-out population (different deals and players)")
+    detected, false_positives = report(run(HELD_OUT, presets, deals, out), out)
+    out(f"wall time {time.perf_counter() - start:.0f} s")
+    out(
+        f"fair play: detected {detected:.1f} % of cheats at {false_positives:.1f} % false positives"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The four detectors run on one record, each turned into a :class:`Finding`."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+
+from . import Finding, PastPlay, PlayRecord, Thresholds
+from .clairvoyance import RevealTest, describe, reveal_test
+from .linked import linked_reason, linked_test
+from .replay import Replay, replay_record
+from .rhythm import rhythm
+from .too_good import too_good
+
+
+def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
+    played = replay_record(
+        record.preset, record.options, record.deck, record.moves, record.move_seconds
+    )
+    steps = played.steps
+    broken = (
+        f" (the log stops replaying at row {played.broken_at})"
+        if played.broken_at is not None
+        else ""
+    )
+    hidden = any(steps[0].before.down) if steps else False
+
+    seen = reveal_test(steps)
+    linked = linked_test(steps, record.linked_reveals)
+    if hidden:
+        seen_reason = describe(seen, "face-down cards")
+    else:
+        seen_reason = f"{record.preset} deals every card face up: clairvoyance does not apply"
+    pace = rhythm(steps)
+    mine = this_play(record, played)
+    good = too_good(mine, record.history)
+    return [
+        _finding(
+            "clairvoyance",
+            seen.score,
+            thresholds.clairvoyance,
+            seen_reason + broken,
+            _test_details(seen),
+        ),
+        _finding(
+            "linked_accounts",
+            linked.score,
+            thresholds.linked_accounts,
+            linked_reason(linked, len(record.linked_reveals)) + broken,
+            {**_test_details(linked), "linked_cards": len(record.linked_reveals)},
+        ),
+        _finding(
+            "inhuman_speed",
+            pace.score,
+            thresholds.inhuman_speed,
+            pace.reason + broken,
+            {
+                "moves": pace.moves,
+                "median_seconds": round(pace.median, 3),
+                "burst_share": round(pace.burst_share, 3),
+                "cv": round(pace.cv, 3),
+                "demand_correlation": round(pace.demand_r, 3),
+                "demand_z": round(pace.demand_z, 2),
+            },
+        ),
+        _finding(
+            "too_good",
+            good.score,
+            thresholds.too_good,
+            good.reason,
+            {"perfect_plays": good.perfect, "plays_considered": good.considered},
+        ),
+    ]
+
+
+def this_play(record: PlayRecord, played: Replay) -> PastPlay:
+    """The finished play as the across-days detector sees past ones: its moves counted as
+    the score counts them (undos included)."""
+    times = [step.seconds for step in played.steps]
+    return PastPlay(
+        preset=record.preset,
+        won=record.outcome == "won",
+        moves=len(played.steps) + played.undos,
+        par=record.par,
+        undos=played.undos,
+        first_attempt=True,  # one ranked play per player, preset and day (API.md)
+        median_move_seconds=statistics.median(times) if times else None,
+    )
+
+
+def _test_details(test: RevealTest) -> dict[str, float]:
+    return {"events": test.events, "z": round(test.z, 2), "best_share": round(test.best_share, 3)}
+
+
+def _finding(
+    name: str, score: float, threshold: float, reason: str, details: Mapping[str, object]
+) -> Finding:
+    score = min(1.0, max(0.0, score))
+    return Finding(name, round(score, 4), score >= threshold, reason, details)
