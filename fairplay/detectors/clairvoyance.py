@@ -1,22 +1,25 @@
-"""Clairvoyance: did the player dig where the useful hidden cards were?
+"""Clairvoyance: did the player turn up the useful hidden cards more often than chance?
 
-The signal is an exact permutation test, not a guess at how people play. Whatever a player
-sees, the face-down cards are, to them, a random arrangement of the cards they have not
-seen: given everything visible, each arrangement of those cards over the hidden slots is
-equally likely. So when an honest player turns a face-down card, that card is, in
-distribution, no better than the cards lying face down at the top of the other columns
-(the slots they could have dug at instead), *whatever policy they follow*, good or bad.
+The signal is an exact test, not a guess at how people play. Whatever a player has seen,
+the cards they have not seen lie, for all they know, in a random order: given everything
+visible, each arrangement of the unseen cards over the face-down slots and the stock is
+equally likely. So the card an honest player turns up (by digging a column, or by dealing
+in Westcliff) is a uniform draw from the cards they have not seen, *whatever policy they
+follow*, good or bad, fast or slow.
 
-At each reveal the turned card is ranked against those alternatives by its usefulness in
-the position (:func:`card_utility`, computed from the full deck, i.e. with what the player
-should not know): ``p`` = the share of alternatives it beats (ties count half). An honest
-player's ``p`` averages exactly 0.5 with a variance known from the values at hand; a
-player who sees through the cards keeps turning the useful ones, so ``p`` stays high. The
-sum over the play is a z-score (the events form a martingale, so it is near-normal after a
-handful of reveals). No solver, no model of human play: a few milliseconds per play.
+At each reveal the turned card is ranked by its usefulness in the position
+(:func:`card_utility`) against every card still unseen (computed with the full deck, i.e.
+with what the player should not know): ``p`` = the share of them it beats, ties counting
+half. An honest player's ``p`` averages exactly 0.5, with a variance known from the
+values at hand, and since the unseen set is known to the player before each reveal the
+centred ``p`` form a martingale: their weighted sum over the play is a z-score, near-normal
+after a handful of reveals (simulated honest players: mean 0.0, spread 1.0). A player who
+sees through the cards keeps turning up the useful ones, so ``p`` stays high. Reveals where
+no other card could be turned count ``FORCED_WEIGHT``. No solver, no model of human play:
+milliseconds per play. :mod:`.par_line` adds the second signal (walking the par line).
 
-Seahaven Towers deals every card face up: there is nothing hidden to know, so clairvoyance
-does not apply there (the detector says so and scores 0).
+Seahaven Towers deals every card face up: there is nothing hidden to know, so the test
+does not apply there (the detector says so).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from games.engine import NAMES, RANK, RED, SUIT, State
+from games.engine import RANK, RED, SUIT, State, legal_moves, reveals_hidden
 
 from .replay import Step
 
@@ -80,29 +83,49 @@ def hidden_top(state: State, column: int) -> int | None:
     return state.cols[column][down - 1] if down else None
 
 
+FORCED_WEIGHT = 0.0
+
+
+def unseen(state: State) -> list[int]:
+    """Every card the player has not seen: face down in a column, or in the stock."""
+    cards = [c for col, down in zip(state.cols, state.down) for c in col[:down]]
+    cards.extend(state.stock)
+    return cards
+
+
+def turned_card(step: Step) -> tuple[int, int] | None:
+    """The card ``step`` turns by the player's choice and the column it now tops (-1 for
+    the waste), or ``None``: a Westcliff deal is a choice (deal, or dig elsewhere); an
+    Easthaven row deal turns seven cards at once when the player is stuck, and says little."""
+    move = step.move
+    if not step.reveals:
+        return None
+    if move.type == "deal":
+        return (step.before.stock[0], -1) if step.before.rules.has_waste else None
+    if move.type != "move" or not move.src or move.src[0] != "t":
+        return None
+    source = int(move.src[1:])
+    card = hidden_top(step.before, source)
+    return None if card is None else (card, source)
+
+
 def reveal_test(
     steps: Iterable[Step], counts: Callable[[int], bool] = lambda card: True
 ) -> RevealTest:
-    """The permutation test over every reveal of a face-down tableau card. ``counts`` keeps
+    """The permutation test over every reveal by choice (module doc). ``counts`` keeps
     only the cards it accepts, as candidates and as turned cards (the linked-accounts
     detector tests the cards another account had seen)."""
     events = 0
+    beaten = 0.0
     total = 0.0
     variance = 0.0
     best = 0
     for step in steps:
-        move = step.move
-        if not step.reveals or move.type != "move" or not move.src or move.src[0] != "t":
+        found = turned_card(step)
+        if found is None or not counts(found[0]):
             continue
-        source = int(move.src[1:])
-        turned = hidden_top(step.before, source)
-        if turned is None or not counts(turned):
-            continue
-        others = [
-            card
-            for j in range(len(step.before.cols))
-            if j != source and (card := hidden_top(step.before, j)) is not None and counts(card)
-        ]
+        turned, source = found
+        others = [card for card in unseen(step.before) if card != turned and counts(card)]
         if not others:
             continue
         values = [card_utility(card, step.after, source) for card in (turned, *others)]
@@ -111,12 +134,20 @@ def reveal_test(
         spread = sum((s - mean) ** 2 for s in shares) / len(shares)
         if spread <= 0.0:
             continue  # every candidate equally useful: no evidence either way
+        weight = 1.0 if choices(step.before) >= 2 else FORCED_WEIGHT
         events += 1
-        total += shares[0]
-        variance += spread
+        beaten += shares[0]
+        total += weight * (shares[0] - 0.5)
+        variance += weight * weight * spread
         best += shares[0] >= max(shares)
-    z = (total - 0.5 * events) / math.sqrt(variance) if variance > 0 else 0.0
-    return RevealTest(events, total, z, best / events if events else 0.0)
+    z = total / math.sqrt(variance) if variance > 0 else 0.0
+    return RevealTest(events, beaten, z, best / events if events else 0.0)
+
+
+def choices(state: State) -> int:
+    """How many legal moves of ``state`` turn a hidden card: where there is one, the player
+    picked the moment; where there are several, also the card."""
+    return sum(reveals_hidden(state, move) for move in legal_moves(state))
 
 
 def _share(value: float, values: list[float]) -> float:
@@ -130,19 +161,7 @@ def describe(test: RevealTest, what: str) -> str:
     if test.events < MIN_EVENTS:
         return f"only {test.events} {what} turned by choice: too few to judge"
     return (
-        f"{test.events} {what} turned by choice; the turned card was the most useful of the "
-        f"face-down candidates {test.best_share:.0%} of the time and beat "
-        f"{test.beaten / test.events:.0%} of them on average (honest play: 50 %), "
-        f"z = {test.z:.1f}"
+        f"{test.events} {what} turned up; on average each was more useful than "
+        f"{test.beaten / test.events:.0%} of the cards still unseen (honest play: 50 %), "
+        f"the most useful of them {test.best_share:.0%} of the time, z = {test.z:.1f}"
     )
-
-
-def example_cards(steps: Iterable[Step]) -> list[str]:
-    """The cards turned, in order (for the reviewer)."""
-    names = []
-    for step in steps:
-        if step.reveals and step.move.type == "move" and step.move.src and step.move.src[0] == "t":
-            card = hidden_top(step.before, int(step.move.src[1:]))
-            if card is not None:
-                names.append(NAMES[card])
-    return names

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from . import Finding, PastPlay, PlayRecord, Thresholds
 from .clairvoyance import RevealTest, describe, reveal_test
 from .linked import linked_reason, linked_test
+from .par_line import par_follow
 from .replay import Replay, replay_record
 from .rhythm import rhythm
 from .too_good import too_good
@@ -23,24 +24,30 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
         if played.broken_at is not None
         else ""
     )
-    hidden = any(steps[0].before.down) if steps else False
+    hidden = any(played.start.down)
 
     seen = reveal_test(steps)
+    follow = par_follow(played.start, steps, record.par_line)
     linked = linked_test(steps, record.linked_reveals)
     if hidden:
-        seen_reason = describe(seen, "face-down cards")
-    else:
-        seen_reason = f"{record.preset} deals every card face up: clairvoyance does not apply"
+        seen_reason = describe(seen, "face-down cards") + "; " + follow.describe()
+        seen_score = max(seen.score, follow.score)
+    else:  # nothing hidden to know; walking the solver's line is still not human play
+        seen_reason = (
+            f"{record.preset} deals every card face up: no hidden card to know; "
+            + follow.describe()
+        )
+        seen_score = follow.score
     pace = rhythm(steps)
     mine = this_play(record, played)
     good = too_good(mine, record.history)
     return [
         _finding(
             "clairvoyance",
-            seen.score,
+            seen_score,
             thresholds.clairvoyance,
             seen_reason + broken,
-            _test_details(seen),
+            {**_test_details(seen), "par_line_share": round(follow.share, 3)},
         ),
         _finding(
             "linked_accounts",

@@ -43,6 +43,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Replay:
+    start: State
     steps: tuple[Step, ...]
     undos: int
     undo_seconds: tuple[float, ...]
@@ -59,7 +60,7 @@ def replay_record(
 ) -> Replay:
     """The steps of a play's log, with undos applied as the server applies them."""
     rules = get_rules(preset, dict(options) if options else None)
-    state = new_game(rules, [parse_card(name) for name in deck])
+    state = start = new_game(rules, [parse_card(name) for name in deck])
     history: list[State] = []
     steps: list[Step] = []
     undo_seconds: list[float] = []
@@ -71,13 +72,13 @@ def replay_record(
         try:
             move = Move.from_dict(dict(row))
         except EngineError:
-            return Replay(tuple(steps), undos, tuple(undo_seconds), resigned, index)
+            return Replay(start, tuple(steps), undos, tuple(undo_seconds), resigned, index)
         if move.type == "resign":
             resigned = True
             break
         if move.type == "undo":
             if not history:
-                return Replay(tuple(steps), undos, tuple(undo_seconds), resigned, index)
+                return Replay(start, tuple(steps), undos, tuple(undo_seconds), resigned, index)
             state = history.pop()
             undos += 1
             undo_seconds.append(seconds)
@@ -86,7 +87,7 @@ def replay_record(
         try:
             after = apply_move(state, move)
         except EngineError:
-            return Replay(tuple(steps), undos, tuple(undo_seconds), resigned, index)
+            return Replay(start, tuple(steps), undos, tuple(undo_seconds), resigned, index)
         reveals = reveals_hidden(state, move)
         steps.append(
             Step(state, move, after, seconds, reveals, len(legal_moves(state)), after_reveal)
@@ -94,4 +95,4 @@ def replay_record(
         history.append(state)
         state = after
         after_reveal = reveals
-    return Replay(tuple(steps), undos, tuple(undo_seconds), resigned, None)
+    return Replay(start, tuple(steps), undos, tuple(undo_seconds), resigned, None)

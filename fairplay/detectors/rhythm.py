@@ -14,8 +14,7 @@ Three signals, each a score; the detector reports the strongest:
   is near 0 for such a bot, so ``z = r·√(n−1)`` below ``INDIFFERENCE_Z`` flags it, once
   the play has at least ``MIN_MOVES`` moves.
 
-Plays under ``MIN_TIMED`` moves are not judged: a dozen times say little, and such plays
-are lost ones that no board ranks.
+Speed needs ``MIN_FAST`` moves, regularity ``MIN_TIMED``.
 """
 
 from __future__ import annotations
@@ -33,7 +32,9 @@ BURST_FLOOR = 0.2
 CV_FLOOR = 0.25
 INDIFFERENCE_Z = 1.5
 MIN_MOVES = 40
-#: Below this many moves no rhythm signal is judged (a short lost play ranks nowhere).
+#: Speed is judged from this many moves, regularity from ``MIN_TIMED`` (a dozen times say
+#: little of their spread; such short plays are lost ones that no board ranks).
+MIN_FAST = 5
 MIN_TIMED = 12
 
 
@@ -56,7 +57,7 @@ def demand(step: Step) -> float:
 
 def rhythm(steps: Sequence[Step]) -> Rhythm:
     times = [step.seconds for step in steps]
-    if len(times) < MIN_TIMED:
+    if len(times) < MIN_FAST:
         return Rhythm(len(times), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, "too few moves to judge")
     median = statistics.median(times)
     burst = sum(t < BURST_FLOOR for t in times) / len(times)
@@ -67,8 +68,11 @@ def rhythm(steps: Sequence[Step]) -> Rhythm:
     signals = [
         (_below(median, SPEED_FLOOR, 0.15), f"median think time {median:.2f} s"),
         (_below(-burst, -0.5, 0.1), f"{burst:.0%} of moves under {BURST_FLOOR} s"),
-        (_below(cv, CV_FLOOR, 0.05), f"think times too regular (variation {cv:.2f})"),
     ]
+    if len(times) >= MIN_TIMED:
+        signals.append(
+            (_below(cv, CV_FLOOR, 0.05), f"think times too regular (variation {cv:.2f})")
+        )
     if len(times) >= MIN_MOVES:
         signals.append(
             (
