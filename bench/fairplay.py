@@ -204,6 +204,10 @@ def plays_of_deal(
         yield done("linked", main, throwaway.seen)
     if own_line:
         yield done("solver-line", play_line(rules, cards, own_line, pop.honest[-1][1], rng))
+        if hidden:  # the attack: a throwaway reveals, the main plays a solved line
+            throwaway = play(rules, cards, *pop.honest[0], rng)
+            main = play_line(rules, cards, own_line, pop.honest[0][1], rng)
+            yield done("linked:solver", main, throwaway.seen)
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:

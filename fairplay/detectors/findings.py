@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from . import Finding, PastPlay, PlayRecord, Thresholds
 from .clairvoyance import RevealTest, describe, reveal_test
-from .linked import linked_reason, linked_test
+from .linked import linked_reason, linked_score, linked_test
 from .par_line import par_follow
 from .replay import Replay, replay_record
 from .rhythm import rhythm
@@ -51,9 +51,9 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
         ),
         _finding(
             "linked_accounts",
-            linked.score,
+            linked_score(linked, follow, len(record.linked_reveals)),
             thresholds.linked_accounts,
-            linked_reason(linked, len(record.linked_reveals)) + broken,
+            linked_reason(linked, follow, len(record.linked_reveals)) + broken,
             {**_test_details(linked), "linked_cards": len(record.linked_reveals)},
         ),
         _finding(
