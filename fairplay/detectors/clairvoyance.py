@@ -34,9 +34,9 @@ from .replay import Step
 
 #: Fewer reveals by choice than this, and the test says nothing (too little evidence).
 MIN_EVENTS = 4
-#: z at which a play is flagged by default (one-sided 0.5 % for an honest player):
+#: z at which a play is flagged by default (one-sided 0.13 % for an honest player):
 #: ``score = Φ(z − Z_CUT)``, so the default threshold 0.5 is exactly this z.
-Z_CUT = 2.576
+Z_CUT = 3.0
 
 
 def normal_cdf(x: float) -> float:
