@@ -93,19 +93,23 @@ TUNING = Population(
     sleeps=(Clock("sleep", low=1.0, high=5.0),),
 )
 HELD_OUT = Population(
+    # The second held-out population (2026-12-06): the first ("fairplay-bench-held-out",
+    # honest clocks 2.0/0.4/0.5/0.6 and 0.8/0.5/0.6/0.6) showed the position-indifference
+    # cut of 1.0 flagging 1.5 % of its honest players, so the cut became 0.5 and these
+    # deals and players, unseen by either change, measure the result.
     "held-out",
-    "fairplay-bench-held-out",
+    "fairplay-bench-held-out-2",
     honest=(
-        (Chooser(0.3, 0.02, 0.8), Clock("human", 2.0, 0.4, 0.5, 0.6)),  # careful
-        (Chooser(1.5, 0.12, 0.3), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # casual, quick
+        (Chooser(0.4, 0.03, 0.7), Clock("human", 1.6, 0.5, 0.6, 0.55)),  # careful
+        (Chooser(1.2, 0.10, 0.4), Clock("human", 1.0, 0.45, 0.5, 0.65)),  # casual, quick
     ),
     clairvoyant=(
-        (Chooser(0.3, 0.02, 0.8, weight=4.0), Clock("human", 2.0, 0.4, 0.5, 0.6)),
-        (Chooser(1.5, 0.12, 0.3, weight=2.5), Clock("human", 0.8, 0.5, 0.6, 0.6)),  # noisy
+        (Chooser(0.4, 0.03, 0.7, weight=3.5), Clock("human", 1.6, 0.5, 0.6, 0.55)),
+        (Chooser(1.2, 0.10, 0.4, weight=2.0), Clock("human", 1.0, 0.45, 0.5, 0.65)),  # noisy
     ),
-    weak=((Chooser(1.5, 0.12, 0.3, weight=0.7), Clock("human", 0.8, 0.5, 0.6, 0.6)),),
-    bot=(Chooser(0.1, 0.0, 0.0), Chooser(0.1, 0.0, 0.0, weight=0.7)),
-    sleeps=(Clock("sleep", low=0.5, high=8.0), Clock("sleep-lognormal", base=2.0, sigma=0.7)),
+    weak=((Chooser(1.2, 0.10, 0.4, weight=0.8), Clock("human", 1.0, 0.45, 0.5, 0.65)),),
+    bot=(Chooser(0.2, 0.0, 0.0), Chooser(0.2, 0.0, 0.0, weight=2.0)),
+    sleeps=(Clock("sleep", low=0.8, high=6.0), Clock("sleep-lognormal", base=2.5, sigma=0.6)),
 )
 
 

@@ -30,7 +30,7 @@ from .replay import Step
 SPEED_FLOOR = 0.6
 BURST_FLOOR = 0.2
 CV_FLOOR = 0.25
-INDIFFERENCE_Z = 1.0
+INDIFFERENCE_Z = 0.5
 MIN_MOVES = 40
 #: Speed is judged from this many moves, regularity from ``MIN_TIMED`` (a dozen times say
 #: little of their spread; such short plays are lost ones that no board ranks).
