@@ -17,11 +17,14 @@ tuning. Kinds:
 * honest: visible-information policy, human think times that depend on the position,
   mistakes and undos (ranked: no undo past a reveal); an honest pair shares an address,
   so the second player's record carries the first one's seen cards (must not flag);
-* clairvoyant: the same players seeing the full deck, human times (held-out: with more
-  mistakes and noise too);
+* clairvoyant: the same players seeing the full deck and letting it steer them, human
+  times (held-out: a noisy variant with more mistakes too); weak-clairvoyant: seeing it
+  but barely using it (reported, not in the goal: they gain little, see "won");
 * bot: honest or clairvoyant choices at machine speed; bot-sleeps: random sleeps;
-* linked: a throwaway account plays first, then the main account plays knowing the cards
-  it saw, at human times.
+* linked-dig: a throwaway account plays first, then the main account plays knowing the
+  cards it saw, at human times; linked-solver: the main account plays a solved line;
+* solver-line: a cheat's own solver run (half the par budget) played at human times,
+  on the deals with a par (the first ``--par-deals``).
 
 Printed: per kind the share flagged (any detector) with a 95 % Wilson interval and which
 detector fired, the false-positive rate on honest plays, the detectors' cost per finished
@@ -61,7 +64,7 @@ from fairplay.detectors import Finding, PastPlay, PlayRecord, run_detectors  # n
 from games.engine import NAMES, PRESETS, deck_from_seed, get_rules  # noqa: E402
 
 HONEST = "honest"
-CHEATS = ("clairvoyant", "bot", "bot-sleeps", "linked", "solver-line")
+CHEATS = ("clairvoyant", "bot", "bot-sleeps", "linked-dig", "linked-solver", "solver-line")
 #: Not counted in the goal: they see the deck but barely use it (reported, with their gain).
 WEAK = "weak-clairvoyant"
 #: Seconds the solver gets per deal for par, and for the solver-line cheat's own run.
@@ -181,7 +184,7 @@ def plays_of_deal(
             ),
         )
         del past[10:]
-        return kind.split(":")[0], rec
+        return kind.split(":")[0] if not kind.startswith("linked") else kind, rec
 
     for i, (chooser, clock) in enumerate(pop.honest):
         yield done(f"{HONEST}:{i}", play(rules, cards, chooser, clock, rng))
@@ -205,13 +208,13 @@ def plays_of_deal(
         known = frozenset(NAMES.index(name) for name in throwaway.seen)
         chooser, _ = pop.clairvoyant[0]
         main = play(rules, cards, chooser, pop.honest[-1][1], rng, known.__contains__)
-        yield done("linked", main, throwaway.seen)
+        yield done("linked-dig", main, throwaway.seen)
     if own_line:
         yield done("solver-line", play_line(rules, cards, own_line, pop.honest[-1][1], rng))
         if hidden:  # the issue's attack: a throwaway reveals, the main plays a solved line
             throwaway = play(rules, cards, *pop.honest[0], rng)
             main = play_line(rules, cards, own_line, pop.honest[0][1], rng)
-            yield done("linked:solver", main, throwaway.seen)
+            yield done("linked-solver", main, throwaway.seen)
 
 
 def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -292,10 +295,9 @@ def report(tally: Tally, out: Callable[[str], None]) -> tuple[float, float]:
         detectors = ", ".join(f"{d} {c}" for d, c in tally.by[kind].items() if c)
         won = f"{100 * tally.won[kind] / max(tally.n[kind], 1):3.0f} %"
         out(line(kind, tally.flagged[kind], tally.n[kind]) + f"  {won}   {detectors or '-'}")
-    out(
-        "  seahaven (nothing hidden): "
-        + ", ".join(f"{kind} {hits}/{n}" for kind, (hits, n) in sorted(tally.seahaven.items()))
-    )
+    if tally.seahaven:
+        seahaven = sorted(tally.seahaven.items())
+        out("  seahaven (nothing hidden): " + ", ".join(f"{k} {h}/{n}" for k, (h, n) in seahaven))
     cheats = tally.rate(CHEATS)
     honest = tally.rate((HONEST, "honest-pair"))
     out(line("all cheats", *cheats))
