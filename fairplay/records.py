@@ -149,4 +149,7 @@ def play_record(
         account_age_days=evidence.account_age_days or 0.0,
         linked_reveals=frozenset(linked_reveals(play, evidence)),
         history=history(play),
+        # The daily's par solution (API moves), for the par-line signal; a practice deal or
+        # a deal prepared without one leaves it empty and the signal off.
+        par_line=tuple(play.deal.solution or ()),
     )

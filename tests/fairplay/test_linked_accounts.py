@@ -99,11 +99,6 @@ def test_a_shared_device_links_accounts_on_different_addresses(today_deals, dete
     assert Review.objects.filter(play_id=cheat["id"]).exists()
 
 
-@pytest.mark.xfail(
-    raises=NotImplementedError,
-    strict=False,
-    reason="passes once the real detectors land in fairplay.detectors (issue 39)",
-)
 def test_the_real_detectors_flag_a_cheat_whose_play_reveals_nothing_of_its_own(today_deals):
     """No fake: the main account only turns cards the throwaway turned first."""
     play_daily(client_for(make_user("scout")), ADDRESS_X, deals=3)
