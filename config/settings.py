@@ -128,6 +128,8 @@ INSTALLED_APPS = [
     # Fair play sits above games and leaderboard: it listens to their signals and hides
     # scores through leaderboard.moderation; neither imports it.
     "fairplay",
+    # The notification outbox sits above games and leaderboard: it hears their signals.
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -254,7 +256,14 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks", "games.expiry", "fairplay.tasks"]
+CELERY_IMPORTS = [
+    "games.maintenance",
+    "games.daily.tasks",
+    "games.expiry",
+    "fairplay.tasks",
+    "notifications.sending",
+    "notifications.tasks",
+]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
         "task": "games.tasks.prepare_upcoming_days",
@@ -289,6 +298,20 @@ CELERY_BEAT_SCHEDULE = {
     "fairplay-purge-keys": {
         "task": "fairplay.tasks.purge_client_keys",
         "schedule": crontab(minute=50, hour=3),
+    },
+    # The notification outbox (docs/operations/notifications.md): due retries and lost
+    # messages, today's dailies once their day begins, and the evening streak warning.
+    "notifications-sweep": {
+        "task": "notifications.sweep_outbox",
+        "schedule": env_float("NOTIFY_SWEEP_SECONDS", 15.0),
+    },
+    "notifications-announce-today": {
+        "task": "notifications.announce_today",
+        "schedule": crontab(minute="*/10"),
+    },
+    "notifications-warn-streaks": {
+        "task": "notifications.warn_streaks",
+        "schedule": crontab(minute=0, hour=env_int_between("NOTIFY_STREAK_HOUR", 20, 0, 23)),
     },
 }
 
@@ -365,6 +388,23 @@ LEADERBOARD_SWEEP_SECONDS = env_float(
     "LEADERBOARD_SWEEP_SECONDS", 0.0 if REDIS_URL or TESTING else 15.0
 )
 LEADERBOARD_SWEEP_RETRY_SECONDS = env_float("LEADERBOARD_SWEEP_RETRY_SECONDS", 2.0)
+
+# --- Notifications (notifications/, docs/operations/notifications.md) -----------------------
+# Where the events go (JSON, POST); empty: notifications are off and no event is written.
+NOTIFY_WEBHOOK_URL = os.environ.get("NOTIFY_WEBHOOK_URL", "").strip()
+# The HMAC-SHA256 key of the X-Haven-Signature header; required (32+ characters) with a URL.
+NOTIFY_WEBHOOK_SECRET = os.environ.get("NOTIFY_WEBHOOK_SECRET", "")
+if NOTIFY_WEBHOOK_URL and len(NOTIFY_WEBHOOK_SECRET) < 32:
+    raise ImproperlyConfigured(
+        "NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET of at least 32 characters"
+    )
+NOTIFY_TIMEOUT_SECONDS = env_float("NOTIFY_TIMEOUT_SECONDS", 5.0)
+# Retries: base · 2^(n-1) seconds after the n-th failure, capped; given up at the max age.
+NOTIFY_RETRY_BASE_SECONDS = env_float("NOTIFY_RETRY_BASE_SECONDS", 10.0)
+NOTIFY_RETRY_MAX_SECONDS = env_float("NOTIFY_RETRY_MAX_SECONDS", 3600.0)
+NOTIFY_MAX_AGE_HOURS = env_float("NOTIFY_MAX_AGE_HOURS", 24.0)
+# Sent and dead rows are deleted after this many days.
+NOTIFY_RETENTION_DAYS = env_int_between("NOTIFY_RETENTION_DAYS", 7, 1, 365)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -28,6 +28,7 @@ from django.db import IntegrityError, transaction
 
 from games import engine
 from games.models import Deal
+from games.signals import daily_prepared
 
 from .clock import utc_today
 from .locking import DealLocked, day_lock
@@ -81,6 +82,7 @@ def prepare(
             deal.par,
             len(deal.attempts),
         )
+        daily_prepared.send_robust(sender=Deal, deal=deal)
     return deal, created
 
 

@@ -1,0 +1,33 @@
+"""The signals the outbox hears (connected in ``NotificationsConfig.ready``).
+
+Neither receiver may break the fact it hears about: a failure is logged and the event lost
+(the score and the deal matter more than a push message).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from games.models import Deal
+from leaderboard.models import Score
+
+from . import events
+
+log = logging.getLogger(__name__)
+
+
+def on_daily_prepared(sender: Any, deal: Deal, **kwargs: Any) -> None:
+    """``games.signals.daily_prepared``: today's deal stored now (on demand) is ready."""
+    try:
+        events.daily_ready(deal)
+    except Exception:
+        log.exception("notifications: could not announce the daily %s %s", deal.date, deal.preset)
+
+
+def on_score_recorded(sender: Any, score: Score, **kwargs: Any) -> None:
+    """``leaderboard.signals.score_recorded``, inside the score's transaction."""
+    try:
+        events.friend_beats(score)
+    except Exception:
+        log.exception("notifications: could not publish the group events of %s", score.play_id)
