@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -23,6 +24,8 @@ class Receiver:
         self.requests: list[tuple[dict[str, str], bytes]] = []
         self.events: dict[str, dict] = {}
         self.fail_next = 0
+        self.stall_next = 0  # answers to hold back (the event already taken) ...
+        self.stall_seconds = 0.0  # ... this long: a sender killed meanwhile never hears
         self.lock = threading.Lock()
 
     def take(self, headers: dict[str, str], body: bytes) -> int:
@@ -48,8 +51,17 @@ def receiver(settings):
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            self.send_response(got.take({k.lower(): v for k, v in self.headers.items()}, body))
-            self.end_headers()
+            status = got.take({k.lower(): v for k, v in self.headers.items()}, body)
+            with got.lock:
+                stall = got.stall_next > 0
+                got.stall_next -= stall
+            if stall:
+                time.sleep(got.stall_seconds)
+            try:
+                self.send_response(status)
+                self.end_headers()
+            except OSError:  # the sender is gone
+                pass
 
         def log_message(self, *args) -> None:
             pass
@@ -65,3 +77,7 @@ def receiver(settings):
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+# Real Celery workers (tests/daily/conftest.py): imported, so their fixtures serve here too.
+from tests.daily.conftest import non_eager, wait_for, workers  # noqa: E402, F401
