@@ -29,6 +29,7 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
 * Fair play (``fairplay``, docs/fair-play.md): ``FAIRPLAY_KEY_SECRET``,
   ``FAIRPLAY_RETENTION_DAYS``, ``FAIRPLAY_MIN_ACCOUNT_AGE_HOURS``, ``FAIRPLAY_THRESHOLDS``,
   ``FAIRPLAY_REPLAYS_TOP``.
+* Accounts (``accounts``, docs/api/accounts.md): ``GUEST_IDLE_DAYS``.
 """
 
 from __future__ import annotations
@@ -120,8 +121,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework_simplejwt",
+    # Refresh tokens are recorded when issued, so sign-out and a password change can
+    # revoke them (accounts.sessions).
+    "rest_framework_simplejwt.token_blacklist",
     "drf_spectacular",
     "config.web",  # the web layer's own table (idempotent answers), under every app
+    # Accounts sit below every app that keeps a player's data; those register their part of
+    # a deletion or an export with accounts.registry (accounts imports none of them).
+    "accounts",
     "games",
     "leaderboard",
     "games.winnability",
@@ -257,6 +264,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_IMPORTS = [
+    "accounts.tasks",
     "games.maintenance",
     "games.daily.tasks",
     "games.expiry",
@@ -293,6 +301,11 @@ CELERY_BEAT_SCHEDULE = {
     "fairplay-analyse-missed": {
         "task": "fairplay.tasks.analyse_missed",
         "schedule": crontab(minute=20),
+    },
+    # Guests unseen for GUEST_IDLE_DAYS that never played (accounts.tasks).
+    "accounts-delete-abandoned-guests": {
+        "task": "accounts.tasks.delete_abandoned_guests",
+        "schedule": crontab(minute=40, hour=3),
     },
     # Fair play's address and device keys older than FAIRPLAY_RETENTION_DAYS (fairplay.tasks).
     "fairplay-purge-keys": {
@@ -425,10 +438,15 @@ SIMPLE_JWT = {
     "AUTH_HEADER_TYPES": ("Bearer",),
     "SIGNING_KEY": SECRET_KEY,
     "UPDATE_LAST_LOGIN": False,
+    # Tokens carry a hash of the password hash: a new password refuses the old access
+    # tokens (accounts.passwords; on the move path within AUTH_RECHECK_SECONDS).
+    "CHECK_REVOKE_TOKEN": True,
 }
+# A guest (accounts.guests) unseen this many days that never played is deleted.
+GUEST_IDLE_DAYS = env_int("GUEST_IDLE_DAYS", 30)
 
 # The move endpoint trusts the JWT's user_id claim and re-reads the account's is_active at
-# most this often per user and worker process (games.auth): a deactivated or deleted user
+# most this often per user and worker process (accounts.auth): a deactivated or deleted user
 # is refused at once by the process that changed it, by every other one within this time.
 AUTH_RECHECK_SECONDS = env_float("AUTH_RECHECK_SECONDS", 30.0)
 # 0/false: on PostgreSQL a move's commit (without Idempotency-Key) does not wait for its
@@ -439,7 +457,7 @@ MOVES_SYNCHRONOUS_COMMIT = env_bool("MOVES_SYNCHRONOUS_COMMIT", True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "games.api.authentication.StrictJWTAuthentication",
+        "accounts.authentication.StrictJWTAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["config.web.parsers.BoundedJSONParser"],

@@ -22,6 +22,7 @@ urlpatterns = [
         RedocView.as_view(url_name="schema", template_name="haven/redoc.html"),
         name="redoc",
     ),
+    path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/v1/", include("fairplay.api.urls")),

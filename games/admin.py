@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from . import accounts_admin, daily, services
+from . import daily, services
 from .models import Deal, Move, Play, Source
 
 
@@ -132,6 +132,3 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
-
-
-accounts_admin.register()  # user forms keyed like registration (games/accounts_admin.py)

@@ -223,5 +223,8 @@ def _finish(play: PlayRow, outcome: str) -> None:
 
 
 def _announce(play_id: uuid.UUID) -> None:
-    """Tell ``play_finished`` listeners, with the committed ``Play`` (once per play)."""
-    play_finished.send(sender=Play, play=Play.objects.get(pk=play_id))
+    """Tell ``play_finished`` listeners, with the committed ``Play`` (once per play); not
+    when the account was deleted right after the move's commit (its plays went with it)."""
+    play = Play.objects.filter(pk=play_id).first()
+    if play is not None:
+        play_finished.send(sender=Play, play=play)

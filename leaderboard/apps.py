@@ -13,11 +13,12 @@ class LeaderboardConfig(AppConfig):
         from games.models import Play
         from games.signals import play_finished
 
-        from . import sweeper
+        from . import account_data, sweeper
         from .catchup import catch_up_in_background, sweep
         from .scores import on_play_finished
 
         sweeper.use(sweep)
+        account_data.register()  # its part of an account's deletion and export
 
         play_finished.connect(on_play_finished, sender=Play, dispatch_uid="leaderboard.record_play")
         # Redis back after an outage: replay the scores its boards missed.

@@ -64,6 +64,8 @@ def record_play(play: Play) -> Score | None:
     with transaction.atomic():
         # One player's results are recorded one at a time, so their totals never race.
         list(get_user_model().objects.select_for_update().filter(pk=play.player_id).values("pk"))
+        if not Play.objects.filter(pk=play.pk).exists():
+            return None  # the account was deleted since the finish (accounts.deletion)
         existing = Score.objects.filter(play_id=play.pk).first()
         if existing is not None:
             return existing

@@ -13,12 +13,13 @@ class NotificationsConfig(AppConfig):
     verbose_name = "Notifications"
 
     def ready(self) -> None:
+        from accounts.registry import register_part
         from games.models import Deal
         from games.signals import daily_prepared
         from leaderboard.models import Score
         from leaderboard.signals import score_recorded
 
-        from . import receivers
+        from . import outbox, receivers
 
         daily_prepared.connect(
             receivers.on_daily_prepared, sender=Deal, dispatch_uid="notifications.daily_ready"
@@ -26,3 +27,5 @@ class NotificationsConfig(AppConfig):
         score_recorded.connect(
             receivers.on_score_recorded, sender=Score, dispatch_uid="notifications.friend_beat"
         )
+        # A deleted account's undelivered events go with it (sent rows age out).
+        register_part("notifications", delete=outbox.forget_player)

@@ -13,9 +13,10 @@ import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from . import delivery
-from .models import OutboxEvent
+from .models import EventState, OutboxEvent
 from .sending import deliver_event
 
 log = logging.getLogger(__name__)
@@ -46,3 +47,9 @@ def queue_delivery(event_id: str) -> None:
         deliver_event.delay(event_id)
     except Exception:
         log.warning("notifications: could not queue %s; the sweep will", event_id, exc_info=True)
+
+
+def forget_player(player_id: int) -> None:
+    """Drop the pending events about ``player_id`` (an account deletion's part)."""
+    about = Q(data__player_id=player_id) | Q(data__friend_id=player_id)
+    OutboxEvent.objects.filter(about, state=EventState.PENDING).delete()

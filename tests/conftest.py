@@ -111,9 +111,9 @@ def _clear_cache():
 
 @pytest.fixture(autouse=True)
 def _forget_checked_accounts():
-    """The move endpoint caches whether an account is active (games.auth); a test's rolled
+    """The move endpoint caches whether an account is active (accounts.auth); a test's rolled
     back users must not leave a verdict for the next test's user with the same id."""
-    from games import auth
+    from accounts import auth
 
     auth.forget_all()
     yield

@@ -1,8 +1,9 @@
 """An import-linter contract: no import circle among the modules of the given packages.
 
 import-linter's own ``acyclic_siblings`` contract squashes each package into one node, so
-it also refuses circles between packages whose modules form none (``games.auth`` →
-``games.api.authentication`` while ``games.api.views.plays`` → ``games.auth``). The bar
+it also refuses circles between packages whose modules form none (as
+``games.auth`` → ``games.api.authentication`` did while ``games.api.views.plays`` →
+``games.auth``, before both moved to ``accounts``). The bar
 here is the module: two modules that import each other, directly or through others, at
 module level, inside a function or under ``TYPE_CHECKING`` (grimp sees them all), cannot
 be read or changed apart.  A package's ``__init__`` counts as a module like any other.

@@ -88,7 +88,15 @@ CATALOGUE: dict[str, Entry] = {
     "authentication_failed": Entry(401, _("Authentication failed")),
     "token_not_valid": Entry(401, _("Token not valid")),
     "no_active_account": Entry(401, _("Wrong username or password")),
+    "device_secret_mismatch": Entry(
+        401,
+        _("Device secret mismatch"),
+        _("That device is known, and the secret sent is not its secret."),
+    ),
     "permission_denied": Entry(403, _("Permission denied"), _("Not allowed.")),
+    "wrong_password": Entry(
+        403, _("Wrong password"), _("The password (or device secret) is not this account's.")
+    ),
     "hints_not_allowed": Entry(
         403,
         _("Hints not allowed"),
@@ -177,6 +185,17 @@ CATALOGUE: dict[str, Entry] = {
         409, _("Username taken"), _("That username is taken, or could pass for a name that is.")
     ),
     "group_full": Entry(409, _("Group full"), _("The group has no room for another member.")),
+    "already_linked": Entry(
+        409, _("Already linked"), _("This account already has a username and a password.")
+    ),
+    "device_taken": Entry(
+        409, _("Device taken"), _("That device already belongs to another account.")
+    ),
+    "guest_account": Entry(
+        409,
+        _("Guest account"),
+        _("A guest account has no password yet; link it to a username and password first."),
+    ),
     # --- 422: understood, but refused -------------------------------------------------------
     "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),
     "undo_forbidden": Entry(

@@ -26,12 +26,12 @@ PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{}, {"jwtAuth": []}]
 REQUIRED_TOKEN: list[dict[str, list[str]]] = [{"jwtAuth": []}]
 TAGS = {
-    "auth": "register, sign in, refresh a token",
+    "auth": "register, guests and linking, sign in and out, tokens, password",
     "presets": "the games and their rules",
     "daily": "the daily deals",
     "plays": "a player's plays: start, read, move, hint",
     "leaderboards": "daily, weekly and all-time boards",
-    "players": "player profiles",
+    "players": "player profiles; deleting and exporting one's account",
     "groups": "private groups and their boards",
     "health": "liveness and readiness",
 }

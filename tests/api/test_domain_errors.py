@@ -26,7 +26,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVICES = [
     "games/services.py",
     "games/moving.py",
-    "games/accounts.py",
+    "accounts/names.py",
+    "accounts/guests.py",
+    "accounts/linking.py",
+    "accounts/sessions.py",
+    "accounts/passwords.py",
+    "accounts/deletion.py",
     "config/web/idempotency.py",
     "games/winnability/hints.py",
     "leaderboard/groups.py",

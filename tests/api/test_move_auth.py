@@ -1,4 +1,4 @@
-"""The move endpoint authenticates from the JWT's claims (games.auth): no user query per
+"""The move endpoint authenticates from the JWT's claims (accounts.auth): no user query per
 request, yet a deactivated or deleted account is refused, and bad claims are a 401."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import AccessToken
 
-from games import auth
+from accounts import auth
 from tests.factories import client_for
 
 from .helpers import assert_problem, move, start

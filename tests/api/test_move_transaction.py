@@ -57,7 +57,7 @@ def test_moves_and_batches_commit_and_leave_no_transaction_open(client, play):
     with CaptureQueriesContext(connection) as queries:
         after = move(client, play, first)
     assert after.status_code == 200, after.content
-    # (the first request of a user also reads is_active: games.auth)
+    # (the first request of a user also reads is_active: accounts.auth)
     statements = [q["sql"] for q in queries.captured_queries if "auth_user" not in q["sql"]]
     assert statements[0].startswith("BEGIN; SELECT") and "FOR UPDATE" in statements[0]
     assert statements[1].startswith("WITH log AS (INSERT") and statements[1].endswith("COMMIT")

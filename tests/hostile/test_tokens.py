@@ -13,6 +13,7 @@ import jwt
 import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
+from rest_framework_simplejwt.utils import get_md5_hash_password
 
 from tests.factories import make_user
 
@@ -131,8 +132,10 @@ def test_a_refresh_token_of_a_deleted_user_is_401(first_user):
 
 @pytest.mark.parametrize("form", [str, int], ids=["string", "integer"])
 def test_a_well_formed_user_id_still_works(first_user, form):
-    """simplejwt writes ``"42"``; a JSON ``42`` is the same id."""
-    response = bearer(forge(form(first_user.pk))).get("/api/v1/players/me")
+    """simplejwt writes ``"42"``; a JSON ``42`` is the same id. (A well-formed token also
+    carries the revoke claim of the account's password, accounts.sessions.)"""
+    stamp = get_md5_hash_password(first_user.password)
+    response = bearer(forge(form(first_user.pk), hash_password=stamp)).get("/api/v1/players/me")
     check("tokens", response, {200})
     assert response.json()["username"] == first_user.username
 

@@ -1,6 +1,6 @@
 """One account per name: look-alike spellings of a taken name are 409, whoever races.
 
-Names are compared by their key, NFKC then casefold (``games.accounts``); the database
+Names are compared by their key, NFKC then casefold (``accounts.names``); the database
 holds the key under a unique index, so concurrent registrations cannot slip past the
 check. Signing in and profiles accept any spelling with the same key.
 """
@@ -17,8 +17,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import AccessToken
 
-from games import accounts
-from games.models import AccountName, NameSkeleton
+from accounts import names as accounts
+from accounts.models import AccountName, NameSkeleton
 
 from .tally import check, lost
 
@@ -103,6 +103,16 @@ def test_names_made_by_other_paths_are_keyed_too(anon):
     check("names", login(anon, "OPERATOR"), {200})
 
 
+class LiveModels:
+    """The live app registry as the games migrations saw it: their AccountName and
+    NameSkeleton are the accounts app's now (same tables, accounts 0001)."""
+
+    def get_model(self, app_label: str, model_name: str):
+        if model_name in ("AccountName", "NameSkeleton"):
+            app_label = "accounts"
+        return django_apps.get_model(app_label, model_name)
+
+
 def test_the_migration_keys_existing_users_and_parks_old_duplicates():
     """Accounts created before the key existed: the oldest keeps it, later look-alikes are
     parked under ``<key>#<id>`` and still sign in by their exact name."""
@@ -112,7 +122,7 @@ def test_the_migration_keys_existing_users_and_parks_old_duplicates():
         [users(username=name) for name in ("alice", "ALICE", "ａｌｉｃｅ", "bob")]
     )
     AccountName.objects.all().delete()
-    migration.add_keys(django_apps, None)
+    migration.add_keys(LiveModels(), None)
     keys = dict(AccountName.objects.values_list("user__username", "key"))
     _, upper, wide, _ = (user.pk for user in users.objects.order_by("pk"))
     assert keys == {
@@ -178,7 +188,7 @@ def test_the_admin_refuses_a_lookalike_with_a_form_error():
     assert get_user_model().objects.filter(username="Bob").exists()
 
 
-# --- Look-alikes from other scripts (UTS #39, games.lookalikes) -------------------------------
+# --- Look-alikes from other scripts (UTS #39, accounts.lookalikes) -------------------------------
 
 # (registered first, look-alike registered second): the second looks like the first in some
 # case, each letter from one script, so only the confusable skeleton tells them apart.
@@ -266,9 +276,9 @@ def test_existing_look_alikes_keep_their_names_and_block_new_ones():
     users.objects.bulk_create([users(username=name) for name in ("Ada", "Adа", "сор")])
     older, younger, cyrillic = users.objects.order_by("pk")
     AccountName.objects.all().delete()
-    importlib.import_module("games.migrations.0003_accountname").add_keys(django_apps, None)
+    importlib.import_module("games.migrations.0003_accountname").add_keys(LiveModels(), None)
     NameSkeleton.objects.all().delete()
-    migration.add_skeletons(django_apps, None)
+    migration.add_skeletons(LiveModels(), None)
     assert set(NameSkeleton.objects.filter(user=older).values_list("skeleton", flat=True)) == {
         "Ada",
         "ada",

@@ -10,6 +10,7 @@ import json
 import pytest
 from django.utils import timezone
 
+from accounts.deletion import delete_account
 from games import daily, engine
 from games.daily import service
 from games.models import Deal
@@ -17,7 +18,7 @@ from leaderboard import groups
 from notifications import delivery, events, signing
 from notifications.models import EventState, OutboxEvent
 from notifications.sending import sweep_outbox
-from tests.factories import make_user
+from tests.factories import PASSWORD, make_user
 from tests.leaderboard.helpers import record
 
 from .conftest import SECRET
@@ -230,3 +231,15 @@ def test_no_webhook_means_no_event_and_nothing_sent(
     assert delivery.deliver(str(stray.pk)) == "disabled"
     assert sweep_outbox()["queued"] == 0
     assert receiver.requests == []
+
+
+def test_a_deleted_accounts_pending_events_go_with_it(receiver):
+    alice, bob = make_user(), make_user()
+    for key, data in (
+        ("streak_ends:a", {"player_id": alice.pk}),
+        ("friend_beat:b", {"player_id": bob.pk, "friend_id": alice.pk}),
+        ("streak_ends:b", {"player_id": bob.pk}),
+    ):
+        OutboxEvent.objects.create(key=key, kind=key.split(":")[0], data=data)
+    delete_account(alice.pk, password=PASSWORD, device_secret=None)
+    assert list(OutboxEvent.objects.values_list("key", flat=True)) == ["streak_ends:b"]

@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.auth import ClaimsJWTAuthentication
 from config.errors import DomainError
 from config.web import caching, clientkeys
 from config.web.idempotency import idempotent
@@ -40,7 +41,6 @@ from config.web.openapi import (
 from config.web.problems import Problem
 
 from ... import engine, services
-from ...auth import ClaimsJWTAuthentication
 from ...models import Play
 from .. import etags
 from ..pagination import PAGINATION_PARAMETERS, PlayCursor
@@ -200,7 +200,7 @@ class PlayDetailView(APIView):
 
 
 class MovesView(APIView):
-    # The hot path: the token's claims name the player, no user row is read (games.auth).
+    # The hot path: the token's claims name the player, no user row is read (accounts.auth).
     authentication_classes = [ClaimsJWTAuthentication]
     throttle_scope = "moves"
 

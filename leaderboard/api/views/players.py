@@ -9,6 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import names
+from accounts.api.lifecycle import AccountDeletion
 from config.web import caching
 from config.web.openapi import (
     AUTH_REQUIRED,
@@ -17,7 +19,6 @@ from config.web.openapi import (
     problems,
 )
 from config.web.problems import Problem
-from games import accounts
 
 from ... import profiles
 from ..serializers import (
@@ -41,14 +42,14 @@ class PlayerView(APIView):
     )
     def get(self, request: Request, username: str) -> Response:
         """A player's ranked plays, wins and win rate per preset, streaks and best ranks."""
-        user = accounts.find_user(username)
+        user = names.find_user(username)
         if user is None:
             raise Problem(404, "player_not_found", f"no player {username!r}")
         body = ProfileSerializer(profiles.profile(user)).data
         return caching.cached(request, body, caching.SHORT)
 
 
-class MeView(APIView):
+class MeView(AccountDeletion, APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(

@@ -1,6 +1,6 @@
 """Names that look alike, by Unicode's security mechanisms (UTS #39).
 
-``games.accounts`` already makes case and width variants one name (``name_key``). This
+``accounts.names`` already makes case and width variants one name (``name_key``). This
 module adds what NFKC does not fold, from Unicode's own data:
 
 * **Mixed scripts.** A name written in more than one script (``Adа``, its last letter

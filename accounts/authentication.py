@@ -45,4 +45,4 @@ class StrictJWTAuthentication(JWTAuthentication):
 class StrictJWTScheme(SimpleJWTScheme):
     """The OpenAPI security scheme of :class:`StrictJWTAuthentication` (simplejwt's)."""
 
-    target_class = "games.api.authentication.StrictJWTAuthentication"
+    target_class = "accounts.authentication.StrictJWTAuthentication"

@@ -1,4 +1,8 @@
-"""Accounts over HTTP: register, and the JWT pair's issue and refresh."""
+"""Accounts over HTTP: register, guests, linking, the JWT pair's issue, refresh and
+revocation, password change, and the account's deletion and export (docs/api/accounts.md).
+
+Views are thin: the services (``accounts.guests``, ``linking``, ``sessions``, ``passwords``,
+``deletion``) decide and raise domain errors; the web layer maps them to problems."""
 
 from __future__ import annotations
 
@@ -22,8 +26,8 @@ from config.web.openapi import (
     problems,
 )
 
-from ... import accounts
-from ..serializers import (
+from .. import names
+from .serializers import (
     CredentialsSerializer,
     LoginSerializer,
     RefreshResponseSerializer,
@@ -52,7 +56,7 @@ class RegisterView(APIView):
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = accounts.register(
+        user = names.register(
             serializer.validated_data["username"], serializer.validated_data["password"]
         )
         refresh = RefreshToken.for_user(user)
@@ -80,7 +84,7 @@ class RegisterView(APIView):
 )
 class TokenView(TokenObtainPairView):
     """Exchange username and password for a JWT pair (access: 1 day, refresh: 30 days).
-    The username may be written in any spelling with the same key (``games.accounts``)."""
+    The username may be written in any spelling with the same key (``accounts.names``)."""
 
     throttle_scope = "auth"
     serializer_class = LoginSerializer

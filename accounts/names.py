@@ -5,15 +5,15 @@ the ligature ``ﬁ`` → ``fi``, the Kelvin sign → ``K``), then ``casefold`` (
 ``alice``, ``ß`` → ``ss``), then NFKC again (case folding can un-normalise). Registration
 stores the NFKC form of the name (case kept, for display) and refuses a name whose key is
 taken (``username_taken``); the database enforces it with the unique
-:class:`~games.models.AccountName` key, written in the same transaction as the user by the
+:class:`~accounts.models.AccountName` key, written in the same transaction as the user by the
 ``post_save`` hook below, whichever way the user is created (API, admin, management
 command). Signing in accepts any spelling with the same key.
 
 Look-alikes that NFKC does not fold (a Cyrillic ``а`` for a Latin ``a``) are refused by
-:mod:`games.lookalikes` (UTS #39) as ``username_taken`` (409) with a ``reason``:
+:mod:`accounts.lookalikes` (UTS #39) as ``username_taken`` (409) with a ``reason``:
 ``mixed_scripts`` for a name that mixes scripts, ``looks_like`` for one that shares a
 confusable skeleton with another account's name. The skeletons are kept unique by
-:class:`~games.models.NameSkeleton`, written by the same hook as the key, so a race of
+:class:`~accounts.models.NameSkeleton`, written by the same hook as the key, so a race of
 look-alikes ends as one of the same spelling does. Existing accounts keep their names.
 """
 
@@ -53,6 +53,23 @@ def register(username: str, password: str) -> Any:
     The checks before the insert give the usual answer; the unique key and skeletons are
     what decide a race (the loser's insert waits for the winner's commit, then fails).
     """
+    refuse_mixed_scripts(username)
+    users = get_user_model()
+    # Hashed before the transaction: hashing takes a good part of a second, and on SQLite a
+    # transaction holds the database's one write lock from its BEGIN (settings.py).
+    hashed = make_password(password)
+    try:
+        with transaction.atomic():
+            refuse_taken(username)
+            user = users(username=users.normalize_username(username), password=hashed)
+            user.save()
+            return user
+    except IntegrityError as error:
+        raise taken_error(username) from error
+
+
+def refuse_mixed_scripts(username: str) -> None:
+    """``username_taken`` (``reason`` ``mixed_scripts``) for a name that mixes scripts."""
     if lookalikes.mixes_scripts(display_form(username)):
         used = ", ".join(sorted(s.lower() for s in lookalikes.scripts(display_form(username))))
         raise DomainError(
@@ -61,27 +78,29 @@ def register(username: str, password: str) -> Any:
             reason="mixed_scripts",
             scripts=used,
         )
-    users = get_user_model()
-    # Hashed before the transaction: hashing takes a good part of a second, and on SQLite a
-    # transaction holds the database's one write lock from its BEGIN (settings.py).
-    hashed = make_password(password)
-    try:
-        with transaction.atomic():
-            if AccountName.objects.filter(key=name_key(username)).exists():
-                raise IntegrityError("username taken")
-            if look_alike(username) is not None:
-                raise IntegrityError("username looks like another")
-            user = users(username=users.normalize_username(username), password=hashed)
-            user.save()
-            return user
-    except IntegrityError as error:
-        if AccountName.objects.filter(key=name_key(username)).exists():
-            raise DomainError("username_taken", "that username is taken") from error
-        raise DomainError(
-            "username_taken",
-            "that username looks like the name of another account",
-            reason="looks_like",
-        ) from error
+
+
+def refuse_taken(username: str, *, other_than: Any = None) -> None:
+    """Inside the transaction that writes the name: ``IntegrityError`` when its key or a
+    skeleton belongs to another account (the caller answers it with :func:`taken_error`)."""
+    taken = AccountName.objects.filter(key=name_key(username))
+    if other_than is not None:
+        taken = taken.exclude(user_id=other_than)
+    if taken.exists():
+        raise IntegrityError("username taken")
+    if look_alike(username, other_than=other_than) is not None:
+        raise IntegrityError("username looks like another")
+
+
+def taken_error(username: str) -> DomainError:
+    """The ``username_taken`` answer after a refused insert: same key, else a look-alike."""
+    if AccountName.objects.filter(key=name_key(username)).exists():
+        return DomainError("username_taken", "that username is taken")
+    return DomainError(
+        "username_taken",
+        "that username looks like the name of another account",
+        reason="looks_like",
+    )
 
 
 def look_alike(name: str, *, other_than: Any = None) -> Any | None:
