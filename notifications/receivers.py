@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import transaction
+
 from games.models import Deal
 from leaderboard.models import Score
 
@@ -28,6 +30,8 @@ def on_daily_prepared(sender: Any, deal: Deal, **kwargs: Any) -> None:
 def on_score_recorded(sender: Any, score: Score, **kwargs: Any) -> None:
     """``leaderboard.signals.score_recorded``, inside the score's transaction."""
     try:
-        events.friend_beats(score)
+        # A savepoint: a failing query here must not abort the score's transaction.
+        with transaction.atomic():
+            events.friend_beats(score)
     except Exception:
         log.exception("notifications: could not publish the group events of %s", score.play_id)
