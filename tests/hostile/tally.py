@@ -24,6 +24,8 @@ CLASSES = {
     "query": "huge, negative, NUL-laden and repeated query parameters",
     "names": "look-alike usernames: case, fullwidth, NFKC confusables, racing sign-ups",
     "tokens": "signed tokens with bad claims (user_id of the wrong type, wrong token_type)",
+    "accounts": "forged device secrets, racing links, sign-out replays, guest floods, "
+    "stolen refresh tokens",
     "types": "wrong JSON types (a number for a name, 'KC ' for a card, '12' for a seed)",
     "edge": "Django's own answers: bad Host, media types, methods, multipart, CSRF",
     "schema": "schemathesis, every check, positive and negative cases on every operation",
