@@ -36,7 +36,7 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   ``MOVELOG_ARCHIVE_DIR``.
 * Fair play (``fairplay``, docs/fair-play.md): ``FAIRPLAY_KEY_SECRET``,
   ``FAIRPLAY_RETENTION_DAYS``, ``FAIRPLAY_MIN_ACCOUNT_AGE_HOURS``, ``FAIRPLAY_THRESHOLDS``,
-  ``FAIRPLAY_REPLAYS_TOP``.
+  ``FAIRPLAY_REPLAYS_TOP``, ``FAIRPLAY_ANALYSE``.
 * Accounts (``accounts``, docs/api/accounts.md): ``GUEST_IDLE_DAYS``.
 """
 
@@ -144,6 +144,8 @@ INSTALLED_APPS = [
     # Fair play sits above games and leaderboard: it listens to their signals and hides
     # scores through leaderboard.moderation; neither imports it.
     "fairplay",
+    # The notification outbox sits above games and leaderboard: it hears their signals.
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -290,6 +292,8 @@ CELERY_IMPORTS = [
     "games.daily.tasks",
     "games.expiry",
     "fairplay.tasks",
+    "notifications.sending",
+    "notifications.tasks",
 ]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
@@ -340,6 +344,20 @@ CELERY_BEAT_SCHEDULE = {
     "fairplay-purge-keys": {
         "task": "fairplay.tasks.purge_client_keys",
         "schedule": crontab(minute=50, hour=3),
+    },
+    # The notification outbox (docs/operations/notifications.md): due retries and lost
+    # messages, today's dailies once their day begins, and the evening streak warning.
+    "notifications-sweep": {
+        "task": "notifications.sweep_outbox",
+        "schedule": env_float("NOTIFY_SWEEP_SECONDS", 15.0),
+    },
+    "notifications-announce-today": {
+        "task": "notifications.announce_today",
+        "schedule": crontab(minute="*/10"),
+    },
+    "notifications-warn-streaks": {
+        "task": "notifications.warn_streaks",
+        "schedule": crontab(minute=0, hour=env_int_between("NOTIFY_STREAK_HOUR", 20, 0, 23)),
     },
 }
 
@@ -408,6 +426,10 @@ FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = env_float("FAIRPLAY_MIN_ACCOUNT_AGE_HOURS", 0.0
 FAIRPLAY_THRESHOLDS = json.loads(os.environ.get("FAIRPLAY_THRESHOLDS") or "{}")
 # Plays per preset served by GET /api/v1/daily/{date}/replays.
 FAIRPLAY_REPLAYS_TOP = env_int_between("FAIRPLAY_REPLAYS_TOP", 10, 1, 100)
+# Whether a finished ranked play is analysed by the detectors (fairplay.receivers). On in
+# every deployment; the test suite turns it off outside tests/fairplay, whose clients play
+# at machine speed and would be flagged as bots (tests/conftest.py).
+FAIRPLAY_ANALYSE = env_bool("FAIRPLAY_ANALYSE", True)
 
 # --- The leaderboards (leaderboard/README.md) ------------------------------------------------
 # The Redis key prefix of the boards, the epoch marker and the rebuild locks.
@@ -425,6 +447,23 @@ LEADERBOARD_SWEEP_SECONDS = env_float(
     "LEADERBOARD_SWEEP_SECONDS", 0.0 if REDIS_URL or TESTING else 15.0
 )
 LEADERBOARD_SWEEP_RETRY_SECONDS = env_float("LEADERBOARD_SWEEP_RETRY_SECONDS", 2.0)
+
+# --- Notifications (notifications/, docs/operations/notifications.md) -----------------------
+# Where the events go (JSON, POST); empty: notifications are off and no event is written.
+NOTIFY_WEBHOOK_URL = os.environ.get("NOTIFY_WEBHOOK_URL", "").strip()
+# The HMAC-SHA256 key of the X-Haven-Signature header; required (32+ characters) with a URL.
+NOTIFY_WEBHOOK_SECRET = os.environ.get("NOTIFY_WEBHOOK_SECRET", "")
+if NOTIFY_WEBHOOK_URL and len(NOTIFY_WEBHOOK_SECRET) < 32:
+    raise ImproperlyConfigured(
+        "NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET of at least 32 characters"
+    )
+NOTIFY_TIMEOUT_SECONDS = env_float("NOTIFY_TIMEOUT_SECONDS", 5.0)
+# Retries: base · 2^(n-1) seconds after the n-th failure, capped; given up at the max age.
+NOTIFY_RETRY_BASE_SECONDS = env_float("NOTIFY_RETRY_BASE_SECONDS", 10.0)
+NOTIFY_RETRY_MAX_SECONDS = env_float("NOTIFY_RETRY_MAX_SECONDS", 3600.0)
+NOTIFY_MAX_AGE_HOURS = env_float("NOTIFY_MAX_AGE_HOURS", 24.0)
+# Sent and dead rows are deleted after this many days.
+NOTIFY_RETENTION_DAYS = env_int_between("NOTIFY_RETENTION_DAYS", 7, 1, 365)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

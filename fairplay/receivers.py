@@ -6,6 +6,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from games.models import Play
@@ -30,7 +31,7 @@ def on_play_started(sender: Any, play: Play, client_keys: Mapping[str, str], **k
 
 def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
     """``play_finished``: analyse a ranked play in a Celery task once the commit is done."""
-    if not play.ranked:
+    if not play.ranked or not settings.FAIRPLAY_ANALYSE:
         return
     from .tasks import analyse_play
 

@@ -1,4 +1,5 @@
-"""Signals the games app sends; other apps (the leaderboard, fair play) connect to them.
+"""Signals the games app sends; other apps (the leaderboard, fair play, notifications)
+connect to them.
 
 * ``play_finished`` is sent with ``sender=Play`` and ``play=<Play>`` once the transaction
   that ended a play (won, lost or resigned; ranked or practice) has committed, so a receiver
@@ -10,6 +11,11 @@
   mapping of the web layer's keyed hashes of the client's address and device, never the raw
   values: :mod:`config.web.clientkeys`) once the transaction that created the play has
   committed.
+* ``deal_prepared`` is sent with ``sender=Deal``, ``deal=<Deal>`` and ``seconds`` (its
+  search) once a daily deal of (day, preset) has been searched for and stored for the first
+  time by this process (never for a deal that was already there; ``deal.attempts`` are the
+  candidates rejected before it), outside any transaction, robustly: a receiver's error is
+  logged and the deal stands (notifications announce it, the metrics count it).
 
 ``games`` imports no receiver: dependencies point from ``leaderboard`` and ``fairplay`` to
 ``games``, never back.
@@ -20,8 +26,6 @@ The others say what the service did, for the metrics (``games.instrumentation``)
 * ``move_refused`` (``sender=Play``, ``code``, ``rule``): a move request refused by the
   service with a ``DomainError`` (``rule``: the engine's rule code of an ``illegal_move``,
   else ``""``);
-* ``deal_prepared`` (``sender=Deal``, ``deal``, ``seconds``): a daily deal searched for and
-  stored by this process (``deal.attempts`` are the candidates rejected before it).
 """
 
 from django.dispatch import Signal
@@ -29,6 +33,6 @@ from django.dispatch import Signal
 play_finished = Signal()
 ranked_start_requested = Signal()
 play_started = Signal()
+deal_prepared = Signal()
 moves_applied = Signal()
 move_refused = Signal()
-deal_prepared = Signal()

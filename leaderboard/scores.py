@@ -29,6 +29,7 @@ from . import freezing, ranking, rebuilding, store, sweeper
 from .entries import info_of
 from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
 from .refs import BoardRef
+from .signals import score_recorded
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +91,7 @@ def record_play(play: Play) -> Score | None:
         ]
         if FrozenDay.objects.filter(board=board, date=day).exists():
             freezing.freeze(BoardRef.daily(board, day))
+        score_recorded.send(sender=Score, score=score)
         if store.configured():
             PendingPush.objects.create(score=score)
             transaction.on_commit(lambda: _push_and_confirm(score, totals))

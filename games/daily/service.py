@@ -74,7 +74,7 @@ def prepare(
         fields = search_day(day, preset, deadline)
         deal, created = _store(fields)
     if created:
-        deal_prepared.send(sender=Deal, deal=deal, seconds=time.monotonic() - start)
+        seconds = time.monotonic() - start
         log.info(
             "daily %s %s prepared: %s, par %s, %d rejected",
             preset,
@@ -83,6 +83,9 @@ def prepare(
             deal.par,
             len(deal.attempts),
         )
+        for receiver, error in deal_prepared.send_robust(sender=Deal, deal=deal, seconds=seconds):
+            if isinstance(error, Exception):
+                log.error("deal_prepared receiver %r failed: %r", receiver, error)
     return deal, created
 
 

@@ -189,6 +189,7 @@ def test_guests_play_ranked_under_the_account_age_policy(
     review by fair play's account-age rule (docs/fair-play.md), like any young account."""
     from fairplay.models import Finding
 
+    settings.FAIRPLAY_ANALYSE = True  # this test is about fair play
     settings.FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = 24
     client, _, _ = new_guest()
     with django_capture_on_commit_callbacks(execute=True):

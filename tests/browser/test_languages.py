@@ -33,7 +33,7 @@ def accept_languages(b) -> list[str]:
 def test_ui_follows_the_browser_and_the_switch(open_browser, daily_deals):
     b = open_browser(locale="de-DE")
     sent = accept_languages(b)
-    b.page.goto(b.base)
+    b.page.goto(b.base + "#/signin")
     words = UI["de"]
     expect(b.page.locator("form.auth h2")).to_have_text(words["welcome"])
     expect(b.page.locator("header nav a[data-nav=today]")).to_have_text(words["today"])

@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_register_shows_todays_six_dailies(open_browser, daily_deals):
     b = open_browser()
-    b.page.goto(b.base)
+    b.page.goto(b.base + "#/signin")
     expect(b.page.locator("form.auth")).to_be_visible()
     b.shot("signed-out")
     username = register(b)

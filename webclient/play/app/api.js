@@ -1,7 +1,8 @@
 // The Haven API as a browser client sees it: the same calls a mobile app makes.
 //
-// Tokens live in this module's memory only (never in storage): a reload means signing in
-// again. A 401 is answered once by exchanging the refresh token for a new access token.
+// Tokens live in this module's memory only (never in storage): a reload signs a guest (or
+// a device linked to a named account) in again with the device's id and secret
+// (./device.js), and asks a named player who signed in by name for the password. A 401 is answered once by exchanging the refresh token for a new access token.
 // POSTs that change something carry an Idempotency-Key; when the connection drops, the
 // request is sent again with the same key, so the server applies it at most once.
 
@@ -49,6 +50,7 @@ export class Api {
     this.access = null;
     this.refreshToken = null;
     this.username = null;
+    this.guest = false;
     this.onSignOut = () => {};
   }
 
@@ -127,15 +129,49 @@ export class Api {
     }
   }
 
-  signIn(username, tokens) {
+  signIn(username, tokens, guest = false) {
     this.username = username;
     this.access = tokens.access;
     this.refreshToken = tokens.refresh;
+    this.guest = guest;
   }
 
   signOut() {
     this.access = this.refreshToken = this.username = null;
+    this.guest = false;
     this.onSignOut();
+  }
+
+  // A device's account: a new guest the first time, the same account (a guest, or the
+  // named account it was linked to) with the same id and secret afterwards.
+  async signInDevice(device) {
+    const data = await this.fetchJson("POST", "/api/v1/auth/guest", {
+      body: { device_id: device.id, device_secret: device.secret },
+      auth: false,
+    });
+    this.signIn(data.username, data, data.guest === true);
+  }
+
+  // "Keep my progress": the guest gets a name and a password, with every play kept.
+  async link(username, password) {
+    const data = await this.call("POST", "/api/v1/auth/link", { body: { username, password } });
+    this.signIn(data.username || username, data, false);
+  }
+
+  // Revokes the refresh token on the server; signed out here whatever the answer.
+  async logout() {
+    const refresh = this.refreshToken;
+    try {
+      if (refresh) await this.fetchJson("POST", "/api/v1/auth/logout", { body: { refresh } });
+    } finally {
+      this.access = this.refreshToken = this.username = null;
+      this.guest = false;
+    }
+  }
+
+  // ``confirmation``: {password} or, for a guest, {device_secret}.
+  deleteAccount(confirmation) {
+    return this.call("DELETE", "/api/v1/players/me", { body: confirmation });
   }
 
   async register(username, password) {

@@ -1,6 +1,7 @@
 // Signing in, today's six daily deals and starting a play (ranked or practice).
 
 import { ApiError } from "./api.js";
+import { setSessionMode } from "./device.js";
 import { clear, h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -36,6 +37,7 @@ export function authPanel(app) {
     try {
       if (kind === "register") await app.api.register(username.value.trim(), password.value);
       else await app.api.login(username.value.trim(), password.value);
+      setSessionMode("named"); // a reload asks for the password again
       app.signedIn();
     } catch (error) {
       status.textContent = problemMessage(error);
@@ -61,6 +63,21 @@ export function authPanel(app) {
       { class: "actions" },
       h("button", { class: "btn primary", type: "submit", name: "kind", value: "login" }, t("sign_in")),
       h("button", { class: "btn", type: "submit", name: "kind", value: "register" }, t("register")),
+      app.api.signedIn
+        ? null
+        : h(
+            "button",
+            {
+              class: "btn ghost",
+              type: "button",
+              dataset: { action: "guest" },
+              onclick: () => app.playAsGuest().catch((error) => {
+                status.textContent = problemMessage(error);
+                status.hidden = false;
+              }),
+            },
+            t("play_as_guest"),
+          ),
     ),
     h("p", { class: "muted small" }, t("tokens_note")),
   );

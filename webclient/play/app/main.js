@@ -1,11 +1,13 @@
 // The shell: header, navigation, language switch and a hash router.
 //
-//   #/                      today's deals, practice, sign-in
+//   #/                      today's deals, practice (a guest from the first visit)
+//   #/signin                sign in or register by name (a guest's way back to a name)
 //   #/play/<id>             a play
 //   #/boards/<preset>/<kind> daily | weekly | all-time
 //   #/me                    profile and streak
 //   #/past/<date>/<preset>  a past day's deck and par solution, move by move
 
+import { accountPanels, resumeSession, signOut, startDevice } from "./account.js";
 import { Api, apiBase } from "./api.js";
 import { clear, h } from "./dom.js";
 import { authPanel, todayScreen } from "./home.js";
@@ -17,9 +19,16 @@ const app = {
   api: new Api(apiBase(), () => language()),
   presets: {},
   screen: null,
+  notice: null, // {text, on: screen name}: account linked, account deleted
   signedIn() {
+    if (location.hash.startsWith("#/signin")) location.hash = "#/";
     route();
   },
+  async playAsGuest() {
+    await startDevice(app);
+    app.signedIn();
+  },
+  accountPanels: () => accountPanels(app),
 };
 app.api.onSignOut = () => route();
 
@@ -64,8 +73,14 @@ function renderHeader() {
       "div",
       { class: "account" },
       picker,
+      app.api.guest
+        ? [
+            h("a", { class: "keep-progress", href: "#/me" }, t("keep_progress")),
+            h("a", { class: "sign-in", href: "#/signin", dataset: { action: "sign-in" } }, t("sign_in")),
+          ]
+        : null,
       app.api.signedIn
-        ? h("button", { class: "btn ghost small", onclick: () => app.api.signOut(), title: app.api.username }, t("sign_out"))
+        ? h("button", { class: "btn ghost small", onclick: () => signOut(app), title: app.api.username }, t("sign_out"))
         : null,
     ),
   );
@@ -77,7 +92,7 @@ function route() {
   const [name, a, b] = location.hash.replace(/^#\/?/, "").split("/");
   const needsAccount = name === "play" || name === "me";
   let screen;
-  if (needsAccount && !app.api.signedIn) {
+  if (name === "signin" || (needsAccount && !app.api.signedIn)) {
     screen = { el: h("section", { class: "screen" }, authPanel(app)), destroy() {} };
   } else if (name === "play" && a) {
     screen = playScreen(app, a);
@@ -91,8 +106,15 @@ function route() {
     screen = todayScreen(app);
   }
   app.screen = screen;
-  clear(main, screen.el);
-  document.title = `Haven · ${t(`title_${name || "today"}`)}`;
+  // A notice waits for its screen (a deletion re-renders the profile once before going
+  // home), outside it: a screen redraws itself when its data arrives.
+  let notice = null;
+  if (app.notice && app.notice.on === (name || "")) {
+    notice = h("div", { class: "message info", role: "status" }, app.notice.text);
+    app.notice = null;
+  }
+  clear(main, notice, screen.el);
+  document.title = `Haven · ${t(`title_${name === "signin" ? "today" : name || "today"}`)}`;
 }
 
 async function boot() {
@@ -103,6 +125,7 @@ async function boot() {
     clear(main, h("div", { class: "message error" }, t("api_unreachable")));
     return;
   }
+  await resumeSession(app);
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "1";

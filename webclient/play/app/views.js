@@ -158,6 +158,7 @@ export function profileScreen(app) {
               h("ul", {}, me.best_ranks.map((r) => h("li", {}, `${r.board}: #${r.rank} (${r.date})`))),
             ]
           : null,
+        app.accountPanels(),
       );
     })
     .catch((error) => clear(root, h("div", { class: "message error" }, problemMessage(error))));

@@ -51,4 +51,14 @@ export default {
   past_text: "Das Blatt des Tages, {verdict}, und die Par-Lösung des Solvers ({par} Züge).",
   replay_start: "Die Ausgangslage. Par: {par} Züge.", move_of: "Zug {k} von {n}",
   autoplay: "Abspielen", first: "Anfang", previous: "Zurück", next: "Vor", last: "Ende",
+  // Gäste und das Konto (account.js)
+  play_as_guest: "Als Gast spielen", keep_progress: "Fortschritt behalten",
+  keep_progress_text: "Du spielst als Gast auf diesem Gerät. Wähle einen Namen und ein Passwort, um deine Spiele, Punkte, Serie und Gruppen zu behalten und dich überall anzumelden.",
+  keep_progress_button: "Fortschritt behalten", linked_as: "Dein Fortschritt bleibt erhalten: du bist jetzt {name}.",
+  sign_out_guest_confirm: "Du bist Gast: Beim Abmelden gehen deine Spiele auf diesem Gerät verloren, wenn du deinen Fortschritt nicht vorher behältst. Abmelden?",
+  delete_account: "Konto löschen", current_password: "Aktuelles Passwort",
+  delete_text: "Löscht dein Konto und deine persönlichen Daten endgültig. Deine beendeten Ranglistenergebnisse bleiben ohne deinen Namen in den Ranglisten.",
+  delete_text_guest: "Löscht dieses Gastkonto und seine Daten endgültig. Deine beendeten Ranglistenergebnisse bleiben ohne deinen Namen in den Ranglisten.",
+  delete_button: "Mein Konto löschen", delete_needs_password: "Bitte zur Bestätigung dein Passwort eingeben.",
+  delete_confirm: "Konto endgültig löschen? Das lässt sich nicht rückgängig machen.", deleted: "Dein Konto wurde gelöscht.",
 };

@@ -51,4 +51,14 @@ export default {
   past_text: "The day's deck, {verdict}, and the solver's par solution ({par} moves).",
   replay_start: "The deal. Par: {par} moves.", move_of: "Move {k} of {n}",
   autoplay: "Play", first: "Start", previous: "Back", next: "Forward", last: "End",
+  // Guests and the account's life (account.js)
+  play_as_guest: "Play as a guest", keep_progress: "Keep my progress",
+  keep_progress_text: "You are playing as a guest on this device. Choose a name and a password to keep your games, scores, streak and groups, and to sign in anywhere.",
+  keep_progress_button: "Keep my progress", linked_as: "Your progress is kept: you are {name} now.",
+  sign_out_guest_confirm: "You are a guest: signing out loses your games on this device unless you keep your progress first. Sign out?",
+  delete_account: "Delete account", current_password: "Current password",
+  delete_text: "Deletes your account and personal data for good. Your finished ranked scores stay on the boards without your name.",
+  delete_text_guest: "Deletes this guest account and its data for good. Your finished ranked scores stay on the boards without your name.",
+  delete_button: "Delete my account", delete_needs_password: "Enter your password to confirm.",
+  delete_confirm: "Delete your account for good? This cannot be undone.", deleted: "Your account was deleted.",
 };
