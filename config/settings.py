@@ -128,6 +128,10 @@ INSTALLED_APPS = [
     # Fair play sits above games and leaderboard: it listens to their signals and hides
     # scores through leaderboard.moderation; neither imports it.
     "fairplay",
+    # Live streams (SSE) and tournaments sit on top: they hear the leaderboard's signals;
+    # nothing below imports them.
+    "realtime",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -254,7 +258,13 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_IMPORTS = ["games.maintenance", "games.daily.tasks", "games.expiry", "fairplay.tasks"]
+CELERY_IMPORTS = [
+    "games.maintenance",
+    "games.daily.tasks",
+    "games.expiry",
+    "fairplay.tasks",
+    "tournaments.tasks",
+]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
         "task": "games.tasks.prepare_upcoming_days",
@@ -289,6 +299,16 @@ CELERY_BEAT_SCHEDULE = {
     "fairplay-purge-keys": {
         "task": "fairplay.tasks.purge_client_keys",
         "schedule": crontab(minute=50, hour=3),
+    },
+    # Tournaments whose window closed: their final standing (tournaments.services.freeze).
+    "tournaments-freeze": {
+        "task": "tournaments.tasks.freeze_closed",
+        "schedule": 60.0,
+    },
+    # This week's cups (TOURNAMENTS_WEEKLY_PRESETS), made once per ISO week.
+    "tournaments-weekly-cups": {
+        "task": "tournaments.tasks.create_weekly_cups",
+        "schedule": crontab(minute=1),
     },
 }
 
@@ -365,6 +385,27 @@ LEADERBOARD_SWEEP_SECONDS = env_float(
     "LEADERBOARD_SWEEP_SECONDS", 0.0 if REDIS_URL or TESTING else 15.0
 )
 LEADERBOARD_SWEEP_RETRY_SECONDS = env_float("LEADERBOARD_SWEEP_RETRY_SECONDS", 2.0)
+
+# --- Live streams (docs/live.md) --------------------------------------------------------------
+# The Redis Streams of the live channels live under this prefix (under the boards' own, so
+# a deployment, or a test process, that moves one moves both).
+REALTIME_REDIS_PREFIX = os.environ.get("REALTIME_REDIS_PREFIX", f"{LEADERBOARD_REDIS_PREFIX}rt:")
+# Events kept per channel for a client that resumes with Last-Event-ID (XADD MAXLEN ~).
+REALTIME_HISTORY = env_int_between("REALTIME_HISTORY", 1000, 10, 100_000)
+# Entries of a board stream's top.
+REALTIME_TOP = env_int_between("REALTIME_TOP", 10, 1, 100)
+# A comment line this often keeps proxies from closing an idle stream.
+REALTIME_KEEPALIVE_SECONDS = env_float("REALTIME_KEEPALIVE_SECONDS", 15.0)
+# Redis unavailable (or a WSGI worker asked): the stream says "poll every this many seconds".
+REALTIME_POLL_SECONDS = env_int_between("REALTIME_POLL_SECONDS", 30, 1, 3600)
+# Presets with a weekly cup, created by the beat (docs/tournaments.md); empty: none.
+TOURNAMENTS_WEEKLY_PRESETS = [
+    name.strip()
+    for name in os.environ.get("TOURNAMENTS_WEEKLY_PRESETS", "easthaven").split(",")
+    if name.strip()
+]
+# A stream ticket (POST /api/v1/streams/tickets) opens a stream within this many seconds.
+REALTIME_TICKET_SECONDS = env_int_between("REALTIME_TICKET_SECONDS", 60, 5, 3600)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

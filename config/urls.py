@@ -23,6 +23,8 @@ urlpatterns = [
         name="redoc",
     ),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("realtime.urls")),
+    path("api/v1/", include("tournaments.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/v1/", include("fairplay.api.urls")),
 ]

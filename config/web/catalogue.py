@@ -73,6 +73,7 @@ CATALOGUE: dict[str, Entry] = {
     "invalid_n": Entry(400, _("Invalid n"), _("n is an integer from 0 to 50.")),
     "invalid_around": Entry(400, _("Invalid around"), _("around takes the value 'me'.")),
     "invalid_group": Entry(400, _("Invalid group"), _("A group id is an integer.")),
+    "invalid_tournament": Entry(400, _("Invalid tournament")),
     "invalid_idempotency_key": Entry(
         400,
         _("Invalid idempotency key"),
@@ -89,6 +90,9 @@ CATALOGUE: dict[str, Entry] = {
     "token_not_valid": Entry(401, _("Token not valid")),
     "no_active_account": Entry(401, _("Wrong username or password")),
     "permission_denied": Entry(403, _("Permission denied"), _("Not allowed.")),
+    "not_group_owner": Entry(
+        403, _("Not the group's owner"), _("Only a group's owner creates its tournaments.")
+    ),
     "hints_not_allowed": Entry(
         403,
         _("Hints not allowed"),
@@ -117,6 +121,11 @@ CATALOGUE: dict[str, Entry] = {
     "player_not_found": Entry(404, _("Player not found"), _("There is no player of that name.")),
     "group_not_found": Entry(
         404, _("Group not found"), _("There is no such group, or you are not a member.")
+    ),
+    "tournament_not_found": Entry(
+        404,
+        _("Tournament not found"),
+        _("There is no such tournament, or it belongs to a group you are not in."),
     ),
     "invalid_invite_code": Entry(
         404, _("Invalid invite code"), _("No group has that invite code.")
@@ -177,6 +186,12 @@ CATALOGUE: dict[str, Entry] = {
         409, _("Username taken"), _("That username is taken, or could pass for a name that is.")
     ),
     "group_full": Entry(409, _("Group full"), _("The group has no room for another member.")),
+    "tournament_closed": Entry(
+        409, _("Tournament closed"), _("The tournament's join window is over.")
+    ),
+    "tournament_full": Entry(
+        409, _("Tournament full"), _("The tournament has no room for another player.")
+    ),
     # --- 422: understood, but refused -------------------------------------------------------
     "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),
     "undo_forbidden": Entry(
