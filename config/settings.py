@@ -598,6 +598,9 @@ CSRF_FAILURE_VIEW = "config.web.problems.csrf_failure"
 # Parameter formats and the 400 every operation can give, in the OpenAPI schema.
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
+    # Issue 42: the SSE streams (async views drf-spectacular does not see), then described
+    # like every other operation.
+    "realtime.schema.describe_streams",
     "config.web.schema.describe_parameters",
     "config.web.schema_limits.declare_limits",
     # Issue 46: rules across fields, then what every operation declares (security,

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.http import HttpRequest
 from rest_framework.exceptions import AuthenticationFailed
+from rest_framework_simplejwt.exceptions import InvalidToken
 
 from games.api.authentication import StrictJWTAuthentication
 
@@ -37,13 +38,17 @@ def _ticket_user(ticket: str) -> Any:
     return get_user_model().objects.filter(pk=user_id, is_active=True).first()
 
 
-def user_of(request: HttpRequest) -> Any:
-    """The signed-in player, or None (synchronous: run it off the event loop)."""
+def user_of(request: HttpRequest) -> tuple[Any, str]:
+    """The signed-in player and "", or None and the refusal's code as the API would say it
+    (synchronous: run it off the event loop)."""
     ticket = request.GET.get("ticket")
     if ticket:
-        return _ticket_user(ticket[:512])
+        user = _ticket_user(ticket[:512])
+        return (user, "") if user is not None else (None, "token_not_valid")
     try:
         found = StrictJWTAuthentication().authenticate(request)  # type: ignore[arg-type]
+    except InvalidToken:
+        return None, "token_not_valid"
     except AuthenticationFailed:
-        return None
-    return found[0] if found else None
+        return None, "authentication_failed"
+    return (found[0], "") if found else (None, "not_authenticated")

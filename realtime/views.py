@@ -13,9 +13,9 @@ import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
 
 from config.errors import DomainError
 from config.web.params import parse_day
@@ -25,6 +25,7 @@ from leaderboard import groups
 from leaderboard.refs import BoardRef
 
 from . import access, channels, events, hub, sse
+from .offloop import off_loop
 
 EVENT_STREAM = "text/event-stream"
 
@@ -40,10 +41,15 @@ def problem_of(error: Exception) -> HttpResponse:
     )
 
 
-def unauthenticated() -> HttpResponse:
-    return problem_of(
-        Problem(401, "not_authenticated", "send a Bearer token or a stream ticket (?ticket=)")
-    )
+_REFUSALS = {
+    "not_authenticated": "send a Bearer token or a stream ticket (?ticket=)",
+    "token_not_valid": "the token or stream ticket is not valid (or has expired)",
+    "authentication_failed": "the token's account cannot sign in",
+}
+
+
+def unauthenticated(code: str) -> HttpResponse:
+    return problem_of(Problem(401, code, _REFUSALS[code]))
 
 
 def _respond(request: HttpRequest, body: AsyncIterator[str] | str) -> HttpResponse:
@@ -94,7 +100,7 @@ def _board_personaliser(ref: BoardRef, viewer: Any, mine: int | None) -> sse.Per
             or changed.get("username") == viewer.username
             or (me is not None and (changed.get("rank") or me + 1) <= me)
         ):
-            me = state["me"] = await sync_to_async(events.rank_of)(ref, viewer.pk, viewer.pk)
+            me = state["me"] = await off_loop(events.rank_of)(ref, viewer.pk, viewer.pk)
         data["me"] = me
         return hub.Event(event.id, event.event, json.dumps(data, separators=(",", ":")))
 
@@ -102,9 +108,9 @@ def _board_personaliser(ref: BoardRef, viewer: Any, mine: int | None) -> sse.Per
 
 
 async def board_stream(request: HttpRequest, preset: str, date: str) -> HttpResponse:
-    user = await sync_to_async(access.user_of)(request)
+    user, refusal = await off_loop(access.user_of)(request)
     if user is None:
-        return unauthenticated()
+        return unauthenticated(refusal)
     try:
         rules, ref = _board_ref(preset, date, request.GET.get("options", ""))
     except Problem as error:
@@ -120,15 +126,15 @@ async def board_stream(request: HttpRequest, preset: str, date: str) -> HttpResp
 
 
 async def _board_snapshot(ref: BoardRef, user: Any) -> dict[str, Any]:
-    return await sync_to_async(events.board_snapshot)(ref, user.pk)
+    return await off_loop(events.board_snapshot)(ref, user.pk)
 
 
 async def group_stream(request: HttpRequest, group_id: int) -> HttpResponse:
-    user = await sync_to_async(access.user_of)(request)
+    user, refusal = await off_loop(access.user_of)(request)
     if user is None:
-        return unauthenticated()
+        return unauthenticated(refusal)
     try:  # a group the caller is not in does not exist for them
-        group = await sync_to_async(groups.group_for)(user, group_id)
+        group = await off_loop(groups.group_for)(user, group_id)
     except DomainError as error:
         return problem_of(error)
     poll = f"/api/v1/groups/{group.pk}"
@@ -136,9 +142,9 @@ async def group_stream(request: HttpRequest, group_id: int) -> HttpResponse:
 
 
 async def player_stream(request: HttpRequest) -> HttpResponse:
-    user = await sync_to_async(access.user_of)(request)
+    user, refusal = await off_loop(access.user_of)(request)
     if user is None:
-        return unauthenticated()
+        return unauthenticated(refusal)
     return open_stream(request, channels.player(user.pk), "/api/v1/players/me", _empty, None)
 
 
@@ -147,8 +153,10 @@ async def _empty() -> dict[str, Any]:
 
 
 def stream_view(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Streams are GET only (HEAD too: the headers of a stream)."""
+    """Streams are GET only (HEAD too: the headers of a stream). No cookie opens one, so
+    CSRF has nothing to guard: another method gets its 405, not the CSRF refusal."""
 
+    @csrf_exempt
     async def only_get(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method not in ("GET", "HEAD"):
             response = problem_response(405, "method_not_allowed", "streams are read with GET")

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from django.utils import timezone
 from rest_framework import serializers
 
+from config.web.fields import StrictCharField, no_control_characters
+from games import engine
+
 from .models import DealRule, Scoring, Tournament
 from .standings import entrants
+
+#: An option's name (as the presets spell them); the schema says so (TournamentsConfig).
+OPTION_PATTERN = r"^[a-z0-9_]+$"
+OPTION_NAME = RegexValidator(OPTION_PATTERN, "an option is a lowercase name")
 
 
 class PlaceSerializer(serializers.Serializer):
@@ -79,10 +87,14 @@ class TournamentListSerializer(serializers.Serializer):
 
 class TournamentCreateSerializer(serializers.Serializer):
     group = serializers.IntegerField(help_text="a group the caller owns; its members may join")
-    name = serializers.CharField(max_length=80)
-    preset = serializers.CharField(max_length=40)
+    name = StrictCharField(max_length=80, trim_whitespace=True, validators=[no_control_characters])
+    preset = serializers.ChoiceField(choices=sorted(engine.PRESETS))
     options = serializers.ListField(
-        child=serializers.CharField(max_length=40), max_length=8, required=False, default=list
+        child=StrictCharField(max_length=40, validators=[OPTION_NAME]),
+        max_length=8,
+        required=False,
+        default=list,
+        help_text="the preset's options to switch on (unknown ones: invalid_tournament)",
     )
     starts_at = serializers.DateTimeField()
     ends_at = serializers.DateTimeField()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -17,6 +16,7 @@ from rest_framework.views import APIView
 from config.errors import DomainError
 from config.web.openapi import AUTH_REQUIRED, BODY, LOCATION, problems
 from realtime import access, channels
+from realtime.offloop import off_loop
 from realtime.views import open_stream, problem_of, unauthenticated
 
 from . import services, standings
@@ -125,16 +125,16 @@ class TournamentJoinView(APIView):
 
 async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The tournament's live standing (``standings`` events), as ``GET`` shows it."""
-    user = await sync_to_async(access.user_of)(request)
+    user, refusal = await off_loop(access.user_of)(request)
     if user is None:
-        return unauthenticated()
+        return unauthenticated(refusal)
     try:
-        tournament = await sync_to_async(services.get)(user, tournament_id)
+        tournament = await off_loop(services.get)(user, tournament_id)
     except DomainError as error:
         return problem_of(error)
 
     async def snapshot() -> dict[str, Any]:
-        places = await sync_to_async(standings.current)(tournament)
+        places = await off_loop(standings.current)(tournament)
         return {"standings": [p.as_dict() for p in places if p.rank][:50]}
 
     poll = f"/api/v1/tournaments/{tournament.pk}"

@@ -90,11 +90,17 @@ def test_a_ticket_opens_a_stream_and_nothing_else_does(asgi, today_deals):
         assert stream.take(1)[0].event == "snapshot"
     finally:
         stream.close()
-    for query, headers in (("", {}), ("?ticket=forged", {}), ("", {"Authorization": "Bearer x"})):
+    refusals = [
+        ("", {}, "not_authenticated"),
+        ("?ticket=forged", {}, "token_not_valid"),
+        ("", {"Authorization": "Bearer x"}, "token_not_valid"),
+    ]
+    for query, headers, code in refusals:
         refused = httpx.get(board_stream_url(asgi.base) + query, headers=headers, timeout=10)
         assert refused.status_code == 401
         assert refused.headers["content-type"] == "application/problem+json"
-        assert refused.json()["code"] == "not_authenticated"
+        assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+        assert refused.json()["code"] == code
     # The ticket is no API credential.
     me = httpx.get(f"{asgi.base}/api/v1/players/me?ticket={ticket}", timeout=10)
     assert me.status_code == 401
