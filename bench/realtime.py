@@ -211,8 +211,8 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
         await asyncio.sleep(args.drain)
         delays = [d for c in clients for d in c.delays]
         expected = sent * sum(1 for c in clients if c.watcher and c.open)
-        p50 = percentile(delays, 50) * 1000 if delays else float("nan")
-        p99 = percentile(delays, 99) * 1000 if delays else float("nan")
+        p50 = percentile(delays, 0.50) * 1000 if delays else float("nan")
+        p99 = percentile(delays, 0.99) * 1000 if delays else float("nan")
         rate = sent / args.seconds
         print(
             f"published {sent} board updates in {args.seconds:.0f} s ({rate:.0f}/s) to "
