@@ -51,4 +51,8 @@ export default {
   past_text: "Das Blatt des Tages, {verdict}, und die Par-Lösung des Solvers ({par} Züge).",
   replay_start: "Die Ausgangslage. Par: {par} Züge.", move_of: "Zug {k} von {n}",
   autoplay: "Abspielen", first: "Anfang", previous: "Zurück", next: "Vor", last: "Ende",
+  nav_tournaments: "Turniere", title_tournaments: "Turniere", tournaments: "Turniere",
+  live_board: "Live-Bestenliste", live_rank: "Du bist Platz {n}", standings: "Tabelle", join: "Teilnehmen", joined: "Dabei",
+  entrants: "{n} Spieler", no_tournaments: "Gerade gibt es kein Turnier zum Mitmachen.",
+  tournament_upcoming: "Beginnt bald", tournament_running: "Läuft", tournament_closed: "Beendet, Ergebnis folgt", tournament_final: "Endstand",
 };

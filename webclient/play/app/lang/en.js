@@ -51,4 +51,8 @@ export default {
   past_text: "The day's deck, {verdict}, and the solver's par solution ({par} moves).",
   replay_start: "The deal. Par: {par} moves.", move_of: "Move {k} of {n}",
   autoplay: "Play", first: "Start", previous: "Back", next: "Forward", last: "End",
+  nav_tournaments: "Tournaments", title_tournaments: "Tournaments", tournaments: "Tournaments",
+  live_board: "Live board", live_rank: "You are #{n}", standings: "Standings", join: "Join", joined: "Joined",
+  entrants: "{n} players", no_tournaments: "No tournaments to join right now.",
+  tournament_upcoming: "Starts soon", tournament_running: "Running", tournament_closed: "Closed, results coming", tournament_final: "Final",
 };

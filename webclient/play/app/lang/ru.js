@@ -61,4 +61,8 @@ export default {
   past_text: "Расклад дня ({verdict}) и решение решателя: пар {par}.",
   replay_start: "Начальный расклад. Пар: {par}.", move_of: "Ход {k} из {n}",
   autoplay: "Воспроизвести", first: "В начало", previous: "Назад", next: "Вперёд", last: "В конец",
+  nav_tournaments: "Турниры", title_tournaments: "Турниры", tournaments: "Турниры",
+  live_board: "Рейтинг в реальном времени", live_rank: "Вы на {n}-м месте", standings: "Таблица", join: "Участвовать", joined: "Вы участвуете",
+  entrants: "Игроков: {n}", no_tournaments: "Сейчас нет турниров, в которых можно участвовать.",
+  tournament_upcoming: "Скоро начнётся", tournament_running: "Идёт", tournament_closed: "Завершён, итоги скоро", tournament_final: "Итоги",
 };
