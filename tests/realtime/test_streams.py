@@ -4,10 +4,14 @@ fallback event and never a 5xx (docs/live.md)."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import httpx
 import pytest
+from django.utils import timezone
 
 from leaderboard import groups
+from tournaments import services
 
 from .players import bearer, board_stream_url, finish_daily, make_player
 from .sse_client import Stream
@@ -150,3 +154,25 @@ def test_redis_killed_degrades_to_polling_without_a_5xx(asgi, own_redis, today_d
         )
         assert polled.status_code == 200
     own_redis.start()
+
+
+def test_a_tournament_stream_follows_its_entrants(asgi, today_deals):
+    now = timezone.now()
+    cup = services.build(
+        name="cup", preset="easthaven", starts_at=now - dt.timedelta(minutes=1),
+        ends_at=now + dt.timedelta(hours=1),
+    )
+    entrant, outsider = make_player("entrant"), make_player("outsider")
+    joined = httpx.post(f"{asgi.base}/api/v1/tournaments/{cup.pk}/join", headers=bearer(entrant))
+    assert joined.status_code == 201
+    stream = Stream(f"{asgi.base}/api/v1/tournaments/{cup.pk}/stream", bearer(outsider))
+    try:
+        [snapshot] = stream.take(1)
+        assert snapshot.json() == {"standings": []}
+        finish_daily(asgi.base, outsider)  # not an entrant: no standings event
+        finish_daily(asgi.base, entrant)
+        [standing] = stream.take(1, until="standings")
+        assert [p["username"] for p in standing.json()["standings"]] == ["entrant"]
+        assert_nothing_hidden([standing])
+    finally:
+        stream.close()
