@@ -1,4 +1,4 @@
-# Haven API image: one image for web (gunicorn), worker and beat (celery).
+# Haven API image: one image for web (gunicorn), streams (uvicorn), worker and beat (celery).
 
 # The native prover (native/, Rust, no crates): built apart, only its binary is kept.
 FROM rust:1-slim AS prover

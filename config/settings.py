@@ -146,6 +146,10 @@ INSTALLED_APPS = [
     "fairplay",
     # The notification outbox sits above games and leaderboard: it hears their signals.
     "notifications",
+    # Live streams (SSE) and tournaments sit on top: they hear the leaderboard's signals;
+    # nothing below imports them.
+    "realtime",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -294,6 +298,7 @@ CELERY_IMPORTS = [
     "fairplay.tasks",
     "notifications.sending",
     "notifications.tasks",
+    "tournaments.tasks",
 ]
 CELERY_BEAT_SCHEDULE = {
     "prepare-upcoming-days": {
@@ -358,6 +363,16 @@ CELERY_BEAT_SCHEDULE = {
     "notifications-warn-streaks": {
         "task": "notifications.warn_streaks",
         "schedule": crontab(minute=0, hour=env_int_between("NOTIFY_STREAK_HOUR", 20, 0, 23)),
+    },
+    # Tournaments whose window closed: their final standing (tournaments.services.freeze).
+    "tournaments-freeze": {
+        "task": "tournaments.tasks.freeze_closed",
+        "schedule": 60.0,
+    },
+    # This week's cups (TOURNAMENTS_WEEKLY_PRESETS), made once per ISO week.
+    "tournaments-weekly-cups": {
+        "task": "tournaments.tasks.create_weekly_cups",
+        "schedule": crontab(minute=1),
     },
 }
 
@@ -464,6 +479,27 @@ NOTIFY_RETRY_MAX_SECONDS = env_float("NOTIFY_RETRY_MAX_SECONDS", 3600.0)
 NOTIFY_MAX_AGE_HOURS = env_float("NOTIFY_MAX_AGE_HOURS", 24.0)
 # Sent and dead rows are deleted after this many days.
 NOTIFY_RETENTION_DAYS = env_int_between("NOTIFY_RETENTION_DAYS", 7, 1, 365)
+
+# --- Live streams (docs/live.md) --------------------------------------------------------------
+# The Redis Streams of the live channels live under this prefix (under the boards' own, so
+# a deployment, or a test process, that moves one moves both).
+REALTIME_REDIS_PREFIX = os.environ.get("REALTIME_REDIS_PREFIX", f"{LEADERBOARD_REDIS_PREFIX}rt:")
+# Events kept per channel for a client that resumes with Last-Event-ID (XADD MAXLEN ~).
+REALTIME_HISTORY = env_int_between("REALTIME_HISTORY", 1000, 10, 100_000)
+# Entries of a board stream's top.
+REALTIME_TOP = env_int_between("REALTIME_TOP", 10, 1, 100)
+# A comment line this often keeps proxies from closing an idle stream.
+REALTIME_KEEPALIVE_SECONDS = env_float("REALTIME_KEEPALIVE_SECONDS", 15.0)
+# Redis unavailable (or a WSGI worker asked): the stream says "poll every this many seconds".
+REALTIME_POLL_SECONDS = env_int_between("REALTIME_POLL_SECONDS", 30, 1, 3600)
+# Presets with a weekly cup, created by the beat (docs/tournaments.md); empty: none.
+TOURNAMENTS_WEEKLY_PRESETS = [
+    name.strip()
+    for name in os.environ.get("TOURNAMENTS_WEEKLY_PRESETS", "easthaven").split(",")
+    if name.strip()
+]
+# A stream ticket (POST /api/v1/streams/tickets) opens a stream within this many seconds.
+REALTIME_TICKET_SECONDS = env_int_between("REALTIME_TICKET_SECONDS", 60, 5, 3600)
 
 # --- Auth -----------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -667,6 +703,9 @@ CSRF_FAILURE_VIEW = "config.web.problems.csrf_failure"
 # Parameter formats and the 400 every operation can give, in the OpenAPI schema.
 SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],
+    # Issue 42: the SSE streams (async views drf-spectacular does not see), then described
+    # like every other operation.
+    "realtime.schema.describe_streams",
     "config.web.schema.describe_parameters",
     "config.web.schema_limits.declare_limits",
     # Issue 46: rules across fields, then what every operation declares (security,

@@ -25,6 +25,8 @@ urlpatterns = [
     ),
     path("api/v1/", include("accounts.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("realtime.urls")),
+    path("api/v1/", include("tournaments.urls")),
     path("api/v1/", include("leaderboard.urls")),
     path("api/v1/", include("fairplay.api.urls")),
     # Prometheus metrics: 404 unless METRICS_ENABLED and METRICS_TOKEN (config.observability).

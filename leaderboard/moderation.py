@@ -32,6 +32,7 @@ from .entries import info_of
 from .models import ALL_TIME, FrozenDay, Score, Total
 from .refs import BoardRef
 from .scores import recompute_total, record_play, refs_of
+from .signals import scores_moderated
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,9 @@ def _set_hidden(scores: QuerySet[Score], hidden: bool) -> list[Score]:
                 freezing.freeze(BoardRef.daily(board, day))  # type: ignore[arg-type]
         if store.configured():
             transaction.on_commit(lambda: sync_redis(changed, totals))
+        transaction.on_commit(
+            lambda: scores_moderated.send(Score, scores=list(changed), hidden=hidden)
+        )
     log.info("leaderboard: %d score(s) %s", len(changed), "hidden" if hidden else "restored")
     return changed
 

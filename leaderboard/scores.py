@@ -29,7 +29,7 @@ from . import freezing, ranking, rebuilding, store, sweeper
 from .entries import info_of
 from .models import ALL_TIME, FrozenDay, PendingPush, Score, Total
 from .refs import BoardRef
-from .signals import score_recorded
+from .signals import score_recorded, score_written
 
 log = logging.getLogger(__name__)
 
@@ -91,10 +91,12 @@ def record_play(play: Play) -> Score | None:
         ]
         if FrozenDay.objects.filter(board=board, date=day).exists():
             freezing.freeze(BoardRef.daily(board, day))
-        score_recorded.send(sender=Score, score=score)
+        score_written.send(sender=Score, score=score)
         if store.configured():
             PendingPush.objects.create(score=score)
             transaction.on_commit(lambda: _push_and_confirm(score, totals))
+        # After the push: a stream reading the board on this signal sees the new entry.
+        transaction.on_commit(lambda: score_recorded.send(Score, score=score))
     return score
 
 

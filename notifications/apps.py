@@ -1,6 +1,6 @@
 """The notification outbox (docs/operations/notifications.md).
 
-It listens to ``games.signals.deal_prepared`` and ``leaderboard.signals.score_recorded``;
+It listens to ``games.signals.deal_prepared`` and ``leaderboard.signals.score_written``;
 neither app imports it. The evening streak warning and today's announcement come from beat.
 """
 
@@ -17,15 +17,15 @@ class NotificationsConfig(AppConfig):
         from games.models import Deal
         from games.signals import deal_prepared
         from leaderboard.models import Score
-        from leaderboard.signals import score_recorded
+        from leaderboard.signals import score_written
 
         from . import outbox, receivers
 
         deal_prepared.connect(
             receivers.on_deal_prepared, sender=Deal, dispatch_uid="notifications.daily_ready"
         )
-        score_recorded.connect(
-            receivers.on_score_recorded, sender=Score, dispatch_uid="notifications.friend_beat"
+        score_written.connect(
+            receivers.on_score_written, sender=Score, dispatch_uid="notifications.friend_beat"
         )
         # A deleted account's undelivered events go with it (sent rows age out).
         register_part("notifications", delete=outbox.forget_player)

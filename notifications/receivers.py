@@ -27,8 +27,8 @@ def on_deal_prepared(sender: Any, deal: Deal, **kwargs: Any) -> None:
         log.exception("notifications: could not announce the daily %s %s", deal.date, deal.preset)
 
 
-def on_score_recorded(sender: Any, score: Score, **kwargs: Any) -> None:
-    """``leaderboard.signals.score_recorded``, inside the score's transaction."""
+def on_score_written(sender: Any, score: Score, **kwargs: Any) -> None:
+    """``leaderboard.signals.score_written``, inside the score's transaction."""
     try:
         # A savepoint: a failing query here must not abort the score's transaction.
         with transaction.atomic():

@@ -73,6 +73,7 @@ CATALOGUE: dict[str, Entry] = {
     "invalid_n": Entry(400, _("Invalid n"), _("n is an integer from 0 to 50.")),
     "invalid_around": Entry(400, _("Invalid around"), _("around takes the value 'me'.")),
     "invalid_group": Entry(400, _("Invalid group"), _("A group id is an integer.")),
+    "invalid_tournament": Entry(400, _("Invalid tournament")),
     "invalid_idempotency_key": Entry(
         400,
         _("Invalid idempotency key"),
@@ -96,6 +97,9 @@ CATALOGUE: dict[str, Entry] = {
     "permission_denied": Entry(403, _("Permission denied"), _("Not allowed.")),
     "wrong_password": Entry(
         403, _("Wrong password"), _("The password (or device secret) is not this account's.")
+    ),
+    "not_group_owner": Entry(
+        403, _("Not the group's owner"), _("Only a group's owner creates its tournaments.")
     ),
     "hints_not_allowed": Entry(
         403,
@@ -125,6 +129,11 @@ CATALOGUE: dict[str, Entry] = {
     "player_not_found": Entry(404, _("Player not found"), _("There is no player of that name.")),
     "group_not_found": Entry(
         404, _("Group not found"), _("There is no such group, or you are not a member.")
+    ),
+    "tournament_not_found": Entry(
+        404,
+        _("Tournament not found"),
+        _("There is no such tournament, or it belongs to a group you are not in."),
     ),
     "invalid_invite_code": Entry(
         404, _("Invalid invite code"), _("No group has that invite code.")
@@ -195,6 +204,12 @@ CATALOGUE: dict[str, Entry] = {
         409,
         _("Guest account"),
         _("A guest account has no password yet; link it to a username and password first."),
+    ),
+    "tournament_closed": Entry(
+        409, _("Tournament closed"), _("The tournament's join window is over.")
+    ),
+    "tournament_full": Entry(
+        409, _("Tournament full"), _("The tournament has no room for another player.")
     ),
     # --- 422: understood, but refused -------------------------------------------------------
     "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),

@@ -87,12 +87,16 @@ class CompressionMiddleware(GZipMiddleware):
     * ``Vary: Accept-Encoding`` on every answer it might have compressed, not only on those
       it did: a 304 (no body, never compressed) must carry the same ``Vary`` as the 200 it
       stands for (RFC 9110, 15.4.5), and so must a body too short to compress.
+    * An event stream (``text/event-stream``) is never compressed: gzip holds its bytes back
+      until a block fills, so a client would get each event late, keep-alives not at all.
     """
 
     UNCOMPRESSED_PREFIXES = ("/api/v1/auth/", "/api/v1/groups")
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if not settings.GZIP_RESPONSES or request.path.startswith(self.UNCOMPRESSED_PREFIXES):
+            return response
+        if response.get("Content-Type", "").startswith("text/event-stream"):
             return response
         patch_vary_headers(response, ("Accept-Encoding",))
         etag = response.get("ETag")

@@ -33,6 +33,8 @@ TAGS = {
     "leaderboards": "daily, weekly and all-time boards",
     "players": "player profiles; deleting and exporting one's account",
     "groups": "private groups and their boards",
+    "streams": "live Server-Sent Event streams: boards, groups, a player's own events",
+    "tournaments": "tournaments: windows, joining, live and final standings",
     "health": "liveness and readiness",
 }
 # The relative root: the paths carry /api/v1, so the schema's own host serves them.

@@ -41,7 +41,7 @@ def test_compose_carries_no_secret_of_its_own():
     the file: with none set they are empty, and every service stops at start saying so
     (config/secret_settings.py, docs/secrets-and-names.md)."""
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
-    for service in ("migrate", "web", "worker", "beat"):
+    for service in ("migrate", "web", "streams", "worker", "beat"):
         environment = compose["services"][service]["environment"]
         for name in ("SECRET_KEY", "DAILY_SECRET"):
             assert environment[name] == f"${{{name}:-}}", (service, environment[name])
@@ -255,3 +255,14 @@ def test_gunicorns_own_refusals_are_problem_documents(gunicorn_server, request_b
     assert problem["status"] == status and problem["code"] == code
     assert problem["type"].endswith(code)
     assert problem["title"] and problem["detail"]
+
+
+def test_the_streams_run_under_uvicorn_beside_gunicorn_with_a_health_check():
+    """Issue 42: the SSE streams are served by an ASGI server (uvicorn) of their own, on the
+    same project, image and environment as web, with its own health check."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    streams, web = compose["services"]["streams"], compose["services"]["web"]
+    assert streams["command"][:2] == ["uvicorn", "config.asgi:application"]
+    assert streams["environment"] == web["environment"]
+    assert "api/v1/health" in " ".join(streams["healthcheck"]["test"])
+    assert streams["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}

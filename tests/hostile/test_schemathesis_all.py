@@ -54,6 +54,7 @@ SEMANTIC_REFUSALS = {
     "batch_after_reveal": "the play's state decides it (a batch that turns a card)",
     "idempotency_key_reused": "an earlier request with the same key decides it",
     "precondition_failed": "If-Match against the play's current version (its state)",
+    "invalid_tournament": "a window's order and length, across fields (and a preset's options)",
 }
 # Password strength (a common password, one too like the username) is the server's list
 # and a rule across fields (``new_password`` of a password change too); ``seq`` may be left

@@ -237,4 +237,27 @@ export class Api {
   me() {
     return this.call("GET", "/api/v1/players/me");
   }
+
+  // Live streams (docs/live.md): EventSource cannot send the Bearer header, so a short-lived
+  // ticket goes in the stream's URL.
+  async streamUrl(path) {
+    const { ticket } = await this.post("/api/v1/streams/tickets");
+    return `${this.base}${path}${path.includes("?") ? "&" : "?"}ticket=${encodeURIComponent(ticket)}`;
+  }
+
+  get(path) {
+    return this.call("GET", path);
+  }
+
+  tournaments() {
+    return this.call("GET", "/api/v1/tournaments");
+  }
+
+  tournament(id) {
+    return this.call("GET", `/api/v1/tournaments/${id}`);
+  }
+
+  joinTournament(id) {
+    return this.post(`/api/v1/tournaments/${id}/join`);
+  }
 }

@@ -6,12 +6,14 @@
 //   #/boards/<preset>/<kind> daily | weekly | all-time
 //   #/me                    profile and streak
 //   #/past/<date>/<preset>  a past day's deck and par solution, move by move
+//   #/tournaments[/<id>]    the tournaments; one's live standing
 
 import { accountPanels, resumeSession, signOut, startDevice } from "./account.js";
 import { Api, apiBase } from "./api.js";
 import { clear, h } from "./dom.js";
 import { authPanel, todayScreen } from "./home.js";
 import { LANGUAGES, detectLanguage, language, setLanguage, t } from "./i18n.js";
+import { tournamentScreen, tournamentsScreen } from "./live.js";
 import { playScreen } from "./play.js";
 import { boardsScreen, pastScreen, profileScreen } from "./views.js";
 
@@ -68,6 +70,7 @@ function renderHeader() {
       link("#/boards", "nav_boards", "boards"),
       app.api.signedIn ? link("#/me", "nav_profile", "me") : null,
       link("#/past", "nav_past", "past"),
+      app.api.signedIn ? link("#/tournaments", "nav_tournaments", "tournaments") : null,
     ),
     h(
       "div",
@@ -90,7 +93,7 @@ function route() {
   if (app.screen) app.screen.destroy();
   renderHeader();
   const [name, a, b] = location.hash.replace(/^#\/?/, "").split("/");
-  const needsAccount = name === "play" || name === "me";
+  const needsAccount = name === "play" || name === "me" || name === "tournaments";
   let screen;
   if (name === "signin" || (needsAccount && !app.api.signedIn)) {
     screen = { el: h("section", { class: "screen" }, authPanel(app)), destroy() {} };
@@ -100,6 +103,8 @@ function route() {
     screen = boardsScreen(app, a, b);
   } else if (name === "me") {
     screen = profileScreen(app);
+  } else if (name === "tournaments") {
+    screen = a ? tournamentScreen(app, a) : tournamentsScreen(app);
   } else if (name === "past") {
     screen = pastScreen(app, a, b);
   } else {

@@ -10,6 +10,7 @@ import { ApiError, NetworkError, newKey } from "./api.js";
 import { clear, formatSeconds, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { attachInput } from "./input.js";
+import { liveBoard } from "./live.js";
 import { cardEl, cardText, renderTable } from "./table.js";
 
 export function describeMove(move) {
@@ -414,22 +415,31 @@ export function playScreen(app, playId) {
     if (el && play) el.textContent = clock();
   }, 1000);
 
+  // A ranked daily's board, live beside the table while the player plays (live.js).
+  const shell = h("div", { class: "play-shell" }, root);
+  let board = null;
+
   clear(root, h("p", { class: "loading" }, t("loading")));
   api
     .play(playId)
     .then((doc) => {
       setPlay(doc);
       render();
+      if (doc.ranked && doc.daily) {
+        board = liveBoard(api, doc);
+        shell.append(board.el);
+      }
     })
     .catch((error) => {
       clear(root, h("div", { class: "message error" }, problemText(error)), h("a", { class: "btn", href: "#/" }, t("nav_today")));
     });
 
   return {
-    el: root,
+    el: shell,
     destroy() {
       clearInterval(timer);
       detachInput();
+      if (board) board.close();
     },
   };
 }

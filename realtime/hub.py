@@ -1,0 +1,143 @@
+"""One reader per channel per process, fanning events out to that process's clients.
+
+A client's stream does not hold a Redis connection of its own: the first subscriber of a
+channel starts a reader (one blocking ``XREAD`` loop on the channel's stream); every
+subscriber gets each event through its own bounded queue; the last one to leave stops
+it. So a server holds as many Redis connections as it has busy channels, not clients.
+
+Redis failing under a reader ends every subscription of the channel with :data:`LOST`
+(their streams then tell the clients to poll). A client too slow to keep up (its queue
+full) gets :data:`OVERFLOW` and is disconnected; it resumes from its last id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+BLOCK_MS = 5000
+QUEUE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    event: str
+    data: str
+
+
+LOST = Event("", "lost", "")
+OVERFLOW = Event("", "overflow", "")
+
+_clients: dict[int, aioredis.Redis] = {}
+
+
+def connection() -> aioredis.Redis:
+    """This event loop's Redis client (a blocked ``XREAD`` must outlast its block time)."""
+    loop = asyncio.get_running_loop()
+    found = _clients.get(id(loop))
+    if found is None:
+        found = aioredis.Redis.from_url(
+            settings.REDIS_URL,
+            protocol=2,
+            socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT or 0.5,
+            socket_timeout=BLOCK_MS / 1000 + 5,
+            decode_responses=True,
+        )
+        _clients[id(loop)] = found
+    return found
+
+
+def event_of(entry_id: str, fields: dict[str, str]) -> Event:
+    return Event(entry_id, fields.get("event", "message"), fields.get("data", "{}"))
+
+
+@dataclass
+class _Reader:
+    channel: str
+    last: str
+    queues: set[asyncio.Queue[Event]] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        conn = connection()
+        try:
+            while self.queues:
+                found = await conn.xread({self.channel: self.last}, count=100, block=BLOCK_MS)
+                for _, entries in found or []:
+                    for entry_id, fields in entries:
+                        self.last = entry_id
+                        self._deliver(event_of(entry_id, fields))
+        except (redis.RedisError, OSError) as error:
+            log.warning("realtime: reader of %s lost Redis: %s", self.channel, error)
+            for queue in list(self.queues):
+                _put(queue, LOST)
+        finally:
+            if _readers.get(self.channel) is self:
+                del _readers[self.channel]
+
+    def _deliver(self, event: Event) -> None:
+        for queue in list(self.queues):
+            if not _put(queue, event):
+                self.queues.discard(queue)
+                _force(queue, OVERFLOW)
+
+
+def _put(queue: asyncio.Queue[Event], event: Event) -> bool:
+    try:
+        queue.put_nowait(event)
+    except asyncio.QueueFull:
+        return False
+    return True
+
+
+def _force(queue: asyncio.Queue[Event], event: Event) -> None:
+    """Make room for a last word (the subscriber is being dropped)."""
+    while not _put(queue, event):
+        queue.get_nowait()
+
+
+_readers: dict[str, _Reader] = {}
+
+
+async def last_id(channel: str) -> str:
+    """The id of the channel's newest event ("0-0" for none yet)."""
+    newest = await connection().xrevrange(channel, count=1)
+    return newest[0][0] if newest else "0-0"
+
+
+async def subscribe(channel: str) -> asyncio.Queue[Event]:
+    """A queue of the channel's events from now on (Redis errors propagate)."""
+    queue: asyncio.Queue[Event] = asyncio.Queue(QUEUE_SIZE)
+    reader = _readers.get(channel)
+    if reader is None or reader.task is None or reader.task.done():
+        start = await last_id(channel)
+        reader = _readers.get(channel)  # another client may have started one meanwhile
+    if reader is None or reader.task is None or reader.task.done():
+        reader = _Reader(channel, start)
+        reader.queues.add(queue)
+        _readers[channel] = reader
+        reader.task = asyncio.create_task(reader.run())
+    else:
+        reader.queues.add(queue)
+    return queue
+
+
+def unsubscribe(channel: str, queue: asyncio.Queue[Event]) -> None:
+    reader = _readers.get(channel)
+    if reader is not None:
+        reader.queues.discard(queue)
+        if not reader.queues and reader.task is not None:
+            reader.task.cancel()
+            del _readers[channel]
+
+
+def subscribers() -> int:
+    return sum(len(reader.queues) for reader in _readers.values())

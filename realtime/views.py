@@ -1,0 +1,167 @@
+"""The stream endpoints (async views, served by uvicorn) and the ticket endpoint.
+
+Each stream answers 200 ``text/event-stream``: a ``snapshot`` first (or, resuming, what
+the client missed), then the channel's events. Refusals are problems as anywhere in the
+API (401 without a valid token or ticket, 400 for a bad date or preset, 404 for a group the
+caller is not in). Redis unavailable, or a WSGI worker (``make run``'s gunicorn) asked to
+hold a stream: 200 with one ``fallback`` event naming the URL to poll (docs/live.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from config.errors import DomainError
+from config.web.params import parse_day
+from config.web.problems import Problem, domain_problem, problem_response, translated
+from games import daily, engine
+from leaderboard import groups
+from leaderboard.refs import BoardRef
+
+from . import access, channels, events, hub, sse
+from .offloop import off_loop
+
+EVENT_STREAM = "text/event-stream"
+
+
+def problem_of(error: Exception) -> HttpResponse:
+    if isinstance(error, DomainError):
+        error = domain_problem(error) or error
+    if not isinstance(error, Problem):
+        raise error
+    headers = {"WWW-Authenticate": 'Bearer realm="api"'} if error.status_code == 401 else None
+    return problem_response(
+        error.status_code, error.problem_code, str(error.detail), headers, **error.extra
+    )
+
+
+_REFUSALS = {
+    "not_authenticated": "send a Bearer token or a stream ticket (?ticket=)",
+    "token_not_valid": "the token or stream ticket is not valid (or has expired)",
+    "authentication_failed": "the token's account cannot sign in",
+}
+
+
+def unauthenticated(code: str) -> HttpResponse:
+    return problem_of(Problem(401, code, _REFUSALS[code]))
+
+
+def _respond(request: HttpRequest, body: AsyncIterator[str] | str) -> HttpResponse:
+    response: HttpResponse
+    if isinstance(body, str):
+        response = HttpResponse(body, content_type=EVENT_STREAM)
+    else:
+        response = StreamingHttpResponse(body, content_type=EVENT_STREAM)
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx and friends: pass each event on at once
+    return response
+
+
+def open_stream(
+    request: HttpRequest,
+    channel: str,
+    poll: str,
+    snapshot: sse.Snapshot | None,
+    personalise: sse.Personalise | None,
+) -> HttpResponse:
+    if not isinstance(request, ASGIRequest):  # a WSGI worker would be held for hours
+        return _respond(request, sse.fallback(poll))
+    last = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id", "")
+    return _respond(request, sse.stream(channel, last[:64], snapshot, personalise, poll))
+
+
+def _board_ref(preset: str, date: str, options: str) -> tuple[engine.Rules, BoardRef]:
+    names = [name.strip() for name in options.split(",") if name.strip()]
+    try:
+        rules = engine.get_rules(preset, dict.fromkeys(names, True))
+    except engine.RulesError as error:
+        raise translated(error) from None
+    day = parse_day(date, daily.utc_today())
+    return rules, BoardRef.daily(rules.key, day)
+
+
+def _board_personaliser(ref: BoardRef, viewer: Any, mine: int | None) -> sse.Personalise:
+    """Adds the viewer's own rank, read again only when it may have changed: someone
+    finished at or above it, the viewer themself, or a fair-play decision."""
+    state = {"me": mine}
+
+    async def personalise(event: hub.Event) -> hub.Event:
+        data = json.loads(event.data)
+        changed = data.get("changed")
+        me = state["me"]
+        if (
+            changed is None
+            or changed.get("username") == viewer.username
+            or (me is not None and (changed.get("rank") or me + 1) <= me)
+        ):
+            me = state["me"] = await off_loop(events.rank_of)(ref, viewer.pk, viewer.pk)
+        data["me"] = me
+        return hub.Event(event.id, event.event, json.dumps(data, separators=(",", ":")))
+
+    return personalise
+
+
+async def board_stream(request: HttpRequest, preset: str, date: str) -> HttpResponse:
+    user, refusal = await off_loop(access.user_of)(request)
+    if user is None:
+        return unauthenticated(refusal)
+    try:
+        rules, ref = _board_ref(preset, date, request.GET.get("options", ""))
+    except Problem as error:
+        return problem_of(error)
+    poll = f"/api/v1/leaderboards/{preset}/daily/{ref.day.isoformat()}"
+    snapshot = await _board_snapshot(ref, user)
+    personalise = _board_personaliser(ref, user, snapshot.get("me"))
+
+    async def fresh() -> dict[str, Any]:
+        return await _board_snapshot(ref, user)
+
+    return open_stream(request, channels.board(rules.key, ref.day), poll, fresh, personalise)
+
+
+async def _board_snapshot(ref: BoardRef, user: Any) -> dict[str, Any]:
+    return await off_loop(events.board_snapshot)(ref, user.pk)
+
+
+async def group_stream(request: HttpRequest, group_id: int) -> HttpResponse:
+    user, refusal = await off_loop(access.user_of)(request)
+    if user is None:
+        return unauthenticated(refusal)
+    try:  # a group the caller is not in does not exist for them
+        group = await off_loop(groups.group_for)(user, group_id)
+    except DomainError as error:
+        return problem_of(error)
+    poll = f"/api/v1/groups/{group.pk}"
+    return open_stream(request, channels.group(group.pk), poll, _empty, None)
+
+
+async def player_stream(request: HttpRequest) -> HttpResponse:
+    user, refusal = await off_loop(access.user_of)(request)
+    if user is None:
+        return unauthenticated(refusal)
+    return open_stream(request, channels.player(user.pk), "/api/v1/players/me", _empty, None)
+
+
+async def _empty() -> dict[str, Any]:
+    return {}
+
+
+def stream_view(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Streams are GET only (HEAD too: the headers of a stream). No cookie opens one, so
+    CSRF has nothing to guard: another method gets its 405, not the CSRF refusal."""
+
+    @csrf_exempt
+    async def only_get(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = problem_response(405, "method_not_allowed", "streams are read with GET")
+            response["Allow"] = "GET, HEAD"
+            return response
+        return await view(request, *args, **kwargs)
+
+    return only_get

@@ -1,0 +1,1 @@
+"""Tournaments: windows, join rules, attempts, scoring and final standings (docs/tournaments.md)."""

@@ -1,0 +1,64 @@
+"""Operators create tournaments here (a group owner uses the API); the same checks apply."""
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+
+from config.errors import DomainError
+
+from . import services
+from .models import Entry, Standing, Tournament
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "preset",
+            "options",
+            "deal_rule",
+            "starts_at",
+            "ends_at",
+            "join_until",
+            "max_players",
+            "attempts",
+            "scoring",
+            "owner",
+            "group",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            board, join_until, options = services.validate(dict(data))
+        except DomainError as error:
+            raise forms.ValidationError(error.detail) from error
+        self.instance.board = board
+        data["join_until"], data["options"] = join_until, options
+        return data
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    raw_id_fields = ["player"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    list_display = ["name", "preset", "starts_at", "ends_at", "max_players", "scoring", "frozen_at"]
+    list_filter = ["preset", "scoring"]
+    raw_id_fields = ["owner", "group"]
+    inlines = [EntryInline]
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "rank", "player", "points", "wins", "plays"]
+    list_filter = ["tournament"]
+    raw_id_fields = ["player"]

@@ -1,0 +1,105 @@
+"""The tournament API's bodies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.validators import RegexValidator
+from django.utils import timezone
+from rest_framework import serializers
+
+from config.web.fields import StrictCharField, no_control_characters
+from games import engine
+
+from .models import DealRule, Scoring, Tournament
+from .standings import entrants
+
+#: An option's name (as the presets spell them); the schema says so (TournamentsConfig).
+OPTION_PATTERN = r"^[a-z0-9_]+$"
+OPTION_NAME = RegexValidator(OPTION_PATTERN, "an option is a lowercase name")
+
+
+class PlaceSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="0: no counted play yet")
+    username = serializers.CharField()
+    plays = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    points = serializers.IntegerField()
+    moves = serializers.IntegerField(allow_null=True, help_text="fewest moves of a win")
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    status = serializers.SerializerMethodField()
+    entrants = serializers.SerializerMethodField()
+    joined = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "preset",
+            "options",
+            "deal_rule",
+            "starts_at",
+            "ends_at",
+            "join_until",
+            "max_players",
+            "attempts",
+            "scoring",
+            "group",
+            "status",
+            "entrants",
+            "joined",
+        ]
+
+    def get_status(self, tournament: Tournament) -> str:
+        """upcoming, running, closed (awaiting its freeze) or final."""
+        now = timezone.now()
+        if tournament.frozen_at:
+            return "final"
+        if now < tournament.starts_at:
+            return "upcoming"
+        return "running" if now < tournament.ends_at else "closed"
+
+    def get_entrants(self, tournament: Tournament) -> int:
+        return entrants(tournament)
+
+    def get_joined(self, tournament: Tournament) -> bool:
+        user = self.context.get("user")
+        return bool(user) and tournament.entries.filter(player_id=user.pk).exists()
+
+
+class TournamentDetailSerializer(TournamentSerializer):
+    standings = serializers.SerializerMethodField()
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "standings"]
+
+    def get_standings(self, tournament: Tournament) -> list[dict[str, Any]]:
+        places = self.context.get("places", [])
+        return PlaceSerializer([p.as_dict() for p in places], many=True).data
+
+
+class TournamentListSerializer(serializers.Serializer):
+    results = TournamentSerializer(many=True)
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    group = serializers.IntegerField(help_text="a group the caller owns; its members may join")
+    name = StrictCharField(max_length=80, trim_whitespace=True, validators=[no_control_characters])
+    preset = serializers.ChoiceField(choices=sorted(engine.PRESETS))
+    options = serializers.ListField(
+        child=StrictCharField(max_length=40, validators=[OPTION_NAME]),
+        max_length=8,
+        required=False,
+        default=list,
+        help_text="the preset's options to switch on (unknown ones: invalid_tournament)",
+    )
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    join_until = serializers.DateTimeField(required=False, help_text="default: ends_at")
+    max_players = serializers.IntegerField(min_value=2, max_value=1000, default=100)
+    attempts = serializers.IntegerField(min_value=1, max_value=50, default=1)
+    scoring = serializers.ChoiceField(choices=Scoring.choices, default=Scoring.BEST)
+    deal_rule = serializers.ChoiceField(choices=DealRule.choices, default=DealRule.DAILY)
