@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
@@ -52,6 +54,28 @@ def store_daily(day: dt.date, seed_base: int = 1000) -> dict[str, Deal]:
             solution=[{"type": "deal"}],
         )
     return deals
+
+
+@contextmanager
+def own_boards(settings, monkeypatch, prefix: str) -> Iterator[None]:
+    """Boards of a test package's own (Redis keys under ``prefix``, rebuilt inline and
+    emptied around the test), no account-age rule, throttles no test reaches, and no solver:
+    what the leaderboard, fair-play and accounts tests each need around every test."""
+    from leaderboard import store
+
+    settings.LEADERBOARD_REDIS_PREFIX = prefix
+    settings.LEADERBOARD_REBUILD_INLINE = True
+    settings.FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = 0
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
+    no_daily_preparation(monkeypatch)
+    if store.configured():
+        store.delete_all()
+    yield
+    if store.configured():
+        try:
+            store.delete_all()
+        except store.StoreUnavailable:
+            pass
 
 
 def no_daily_preparation(monkeypatch) -> None:

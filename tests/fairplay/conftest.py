@@ -10,25 +10,13 @@ import pytest
 
 from fairplay.detectors import Finding, PlayRecord
 from games.daily import utc_today
-from leaderboard import store
-from tests.factories import HIGH_RATES, no_daily_preparation, store_daily
+from tests.factories import own_boards, store_daily
 
 
 @pytest.fixture(autouse=True)
 def _fairplay_settings(settings, monkeypatch):
-    settings.LEADERBOARD_REDIS_PREFIX = f"fptest{os.getpid()}:"
-    settings.LEADERBOARD_REBUILD_INLINE = True
-    settings.FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = 0
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": HIGH_RATES}
-    no_daily_preparation(monkeypatch)
-    if store.configured():
-        store.delete_all()
-    yield settings
-    if store.configured():
-        try:
-            store.delete_all()
-        except store.StoreUnavailable:
-            pass
+    with own_boards(settings, monkeypatch, f"fptest{os.getpid()}:"):
+        yield settings
 
 
 @pytest.fixture
