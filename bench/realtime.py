@@ -60,6 +60,7 @@ class Client:
         self.path, self.token, self.watcher = path, token, watcher
         self.seen: list[tuple[float, float]] = []  # (send stamp, read at) of each update
         self.open = False
+        self.ended = ""  # what the server said last before it closed the stream early
 
     async def run(self, port: int, ready: asyncio.Event, stop: asyncio.Event) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -79,7 +80,10 @@ class Client:
             while not stop.is_set():
                 line = await reader.readline()
                 if not line:
+                    self.ended = f"{self.ended} then closed".strip()
                     break
+                if line.startswith(b"event:"):
+                    self.ended = line.decode(errors="replace").strip()
                 if self.watcher and line.startswith(b"data:") and b'"t":' in line:
                     sent = _stamp(line)
                     if sent is not None:
@@ -235,6 +239,9 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
             await loop.run_in_executor(None, publish, channel, "board", data)
             sent += 1
         await asyncio.sleep(args.drain)
+        lost = [c.ended for c in clients if c.watcher and c.ended.endswith("closed")]
+        if lost:
+            print(f"{len(lost)} watchers' streams ended early, e.g. after {lost[0]!r}")
         delays = [d for c in clients if c.watcher for d in delays_of(stamps, c.seen)]
         frames = sum(len(c.seen) for c in clients)
         expected = sent * sum(1 for c in clients if c.watcher and c.open)
