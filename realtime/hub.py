@@ -67,7 +67,7 @@ def connection() -> aioredis.Redis:
         found = aioredis.Redis.from_url(
             settings.REDIS_URL,
             protocol=2,
-            socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT or 0.5,
+            socket_connect_timeout=settings.REALTIME_REDIS_CONNECT_TIMEOUT or 0.5,
             socket_timeout=BLOCK_MS / 1000 + 5,
             decode_responses=True,
         )
