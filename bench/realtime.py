@@ -10,7 +10,10 @@ DATABASE_URL; migrated), then:
    idle connection;
 2. publishes ``--rate`` board updates a second for ``--seconds`` through
    ``realtime.publishing.publish`` (the path a recorded score takes: XADD to the channel),
-   each stamped with its send time; every watcher timestamps each update it reads.
+   each stamped with its send time; every watcher timestamps each update it reads. An
+   update's delay at a watcher is the time until the watcher read a state at least as new
+   (with coalescing, ``--coalesce``, a burst arrives as its latest update: the earlier ones
+   of it count until then, so coalescing cannot hide a wait).
 
 Bounded: connection ramp, run and drain each have a deadline; everything it started is
 stopped at the end. The last line reads
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import resource
@@ -54,8 +58,9 @@ def raise_fd_limit(wanted: int) -> int:
 class Client:
     def __init__(self, path: str, token: str, watcher: bool) -> None:
         self.path, self.token, self.watcher = path, token, watcher
-        self.delays: list[float] = []
+        self.seen: list[tuple[float, float]] = []  # (send stamp, read at) of each update
         self.open = False
+        self.ended = ""  # what the server said last before it closed the stream early
 
     async def run(self, port: int, ready: asyncio.Event, stop: asyncio.Event) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -75,11 +80,14 @@ class Client:
             while not stop.is_set():
                 line = await reader.readline()
                 if not line:
+                    self.ended = f"{self.ended} then closed".strip()
                     break
+                if line.startswith(b"event:"):
+                    self.ended = line.decode(errors="replace").strip()
                 if self.watcher and line.startswith(b"data:") and b'"t":' in line:
                     sent = _stamp(line)
                     if sent is not None:
-                        self.delays.append(time.time() - sent)
+                        self.seen.append((sent, time.time()))
         finally:
             writer.close()
 
@@ -91,6 +99,21 @@ def _stamp(line: bytes) -> float | None:
         return float(json.loads(text)["t"])
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def delays_of(stamps: list[float], seen: list[tuple[float, float]]) -> list[float]:
+    """Each sent update's delay at one watcher: until it read that state or a newer one
+    (updates it never got a state for are left out, and counted as not delivered)."""
+    reads = sorted(seen)
+    earliest = [read for _, read in reads]  # earliest[i]: the first read of reads[i:]
+    for i in range(len(earliest) - 2, -1, -1):
+        earliest[i] = min(earliest[i], earliest[i + 1])
+    delays = []
+    for stamp in stamps:
+        at = bisect.bisect_left(reads, (stamp, 0.0))
+        if at < len(reads):
+            delays.append(earliest[at] - stamp)
+    return delays
 
 
 def prepare_django(redis_url: str, prefix: str):
@@ -115,7 +138,12 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
 
     port = free_port()
 
-    env = {**os.environ, "REALTIME_KEEPALIVE_SECONDS": "15", "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "REALTIME_KEEPALIVE_SECONDS": "15",
+        "REALTIME_COALESCE_SECONDS": str(args.coalesce),
+        "LOG_LEVEL": "WARNING",
+    }
     server = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "uvicorn"),
@@ -196,27 +224,34 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
         ]
         loop = asyncio.get_running_loop()
         sent = 0
+        stamps: list[float] = []
         begin = time.monotonic()
         while time.monotonic() - begin < args.seconds:
             due = begin + sent / args.rate
             if due > time.monotonic():
                 await asyncio.sleep(due - time.monotonic())
+            stamps.append(time.time())
             data = {
                 "top": top,
                 "changed": {"username": f"p{sent % 10}", "rank": 11},
-                "t": time.time(),
+                "t": stamps[-1],
             }
             await loop.run_in_executor(None, publish, channel, "board", data)
             sent += 1
         await asyncio.sleep(args.drain)
-        delays = [d for c in clients for d in c.delays]
+        lost = [c.ended for c in clients if c.watcher and c.ended.endswith("closed")]
+        if lost:
+            print(f"{len(lost)} watchers' streams ended early, e.g. after {lost[0]!r}")
+        delays = [d for c in clients if c.watcher for d in delays_of(stamps, c.seen)]
+        frames = sum(len(c.seen) for c in clients)
         expected = sent * sum(1 for c in clients if c.watcher and c.open)
         p50 = percentile(delays, 0.50) * 1000 if delays else float("nan")
         p99 = percentile(delays, 0.99) * 1000 if delays else float("nan")
         rate = sent / args.seconds
         print(
             f"published {sent} board updates in {args.seconds:.0f} s ({rate:.0f}/s) to "
-            f"{args.watchers} watchers: {len(delays)}/{expected} delivered; delay p50 "
+            f"{args.watchers} watchers (coalescing {args.coalesce * 1000:.0f} ms): "
+            f"{len(delays)}/{expected} delivered in {frames} frames; delay p50 "
             f"{p50:.1f} ms, p99 {p99:.1f} ms, max {max(delays, default=0) * 1000:.1f} ms; "
             f"load {loadavg()}",
             flush=True,
@@ -249,6 +284,12 @@ def main() -> None:
     parser.add_argument("--ramp", type=int, default=100, help="connections opened per step")
     parser.add_argument("--ramp-seconds", type=float, default=120.0)
     parser.add_argument("--drain", type=float, default=3.0)
+    parser.add_argument(
+        "--coalesce",
+        type=float,
+        default=0.1,
+        help="the server's REALTIME_COALESCE_SECONDS (0: every update, the old path)",
+    )
     args = parser.parse_args()
     if args.quick:
         args.clients, args.watchers, args.seconds = 500, 50, 10.0

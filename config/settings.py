@@ -490,6 +490,14 @@ REALTIME_HISTORY = env_int_between("REALTIME_HISTORY", 1000, 10, 100_000)
 REALTIME_TOP = env_int_between("REALTIME_TOP", 10, 1, 100)
 # A comment line this often keeps proxies from closing an idle stream.
 REALTIME_KEEPALIVE_SECONDS = env_float("REALTIME_KEEPALIVE_SECONDS", 15.0)
+# The streams' own Redis connections may take this long to connect (the API's take
+# REDIS_CONNECT_TIMEOUT): a stream server opening hundreds at once on a busy loop missed
+# 0.1 s and told every watcher to poll; a refused connection (Redis down) still fails at once.
+REALTIME_REDIS_CONNECT_TIMEOUT = env_float("REALTIME_REDIS_CONNECT_TIMEOUT", 2.0)
+# A channel's whole-state events (a board's top, a tournament's standings) go out at most
+# once per this many seconds per server, the latest one carrying what the skipped ones said
+# (docs/live.md, "Coalescing"); 0 sends every event (the benchmark's baseline).
+REALTIME_COALESCE_SECONDS = max(0.0, min(1.0, env_float("REALTIME_COALESCE_SECONDS", 0.1)))
 # Redis unavailable (or a WSGI worker asked): the stream says "poll every this many seconds".
 REALTIME_POLL_SECONDS = env_int_between("REALTIME_POLL_SECONDS", 30, 1, 3600)
 # Presets with a weekly cup, created by the beat (docs/tournaments.md); empty: none.

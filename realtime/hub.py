@@ -5,6 +5,14 @@ channel starts a reader (one blocking ``XREAD`` loop on the channel's stream); e
 subscriber gets each event through its own bounded queue; the last one to leave stops
 it. So a server holds as many Redis connections as it has busy channels, not clients.
 
+Whole-state events (:data:`COALESCED`: a board's top, a tournament's standings) are
+coalesced per channel: the first goes out at once, later ones within
+``REALTIME_COALESCE_SECONDS`` of it wait and only the latest goes out when the period ends,
+carrying the ones it replaced in :attr:`Event.skipped` (a viewer's rank may have moved in
+any of them). Each fanned-out event is one object, so its JSON is parsed once per channel
+(:attr:`Event.payload`), not once per watcher. Other events (finishes, a player's own)
+are never held back, and a held one goes out before them, in order.
+
 Redis failing under a reader ends every subscription of the channel with :data:`LOST`
 (their streams then tell the clients to poll). A client too slow to keep up (its queue
 full) gets :data:`OVERFLOW` and is disconnected; it resumes from its last id.
@@ -13,8 +21,11 @@ full) gets :data:`OVERFLOW` and is disconnected; it resumes from its last id.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any
 
 import redis
 import redis.asyncio as aioredis
@@ -24,6 +35,8 @@ log = logging.getLogger(__name__)
 
 BLOCK_MS = 5000
 QUEUE_SIZE = 256
+#: Events that each carry a channel's whole state: only the latest matters.
+COALESCED = frozenset({"board", "standings"})
 
 
 @dataclass(frozen=True)
@@ -31,6 +44,13 @@ class Event:
     id: str
     event: str
     data: str
+    #: Older whole-state events of the channel this one replaced (oldest first).
+    skipped: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+
+    @cached_property
+    def payload(self) -> Any:
+        """The data parsed (once: every watcher of the channel shares this object)."""
+        return json.loads(self.data)
 
 
 LOST = Event("", "lost", "")
@@ -47,7 +67,7 @@ def connection() -> aioredis.Redis:
         found = aioredis.Redis.from_url(
             settings.REDIS_URL,
             protocol=2,
-            socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT or 0.5,
+            socket_connect_timeout=settings.REALTIME_REDIS_CONNECT_TIMEOUT or 0.5,
             socket_timeout=BLOCK_MS / 1000 + 5,
             decode_responses=True,
         )
@@ -65,6 +85,9 @@ class _Reader:
     last: str
     queues: set[asyncio.Queue[Event]] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
+    pending: Event | None = None  # the latest whole-state event held back
+    flushed_at: float = float("-inf")  # the loop's time of the last one sent
+    timer: asyncio.TimerHandle | None = None
 
     async def run(self) -> None:
         conn = connection()
@@ -74,14 +97,43 @@ class _Reader:
                 for _, entries in found or []:
                     for entry_id, fields in entries:
                         self.last = entry_id
-                        self._deliver(event_of(entry_id, fields))
+                        self._receive(event_of(entry_id, fields))
         except (redis.RedisError, OSError) as error:
             log.warning("realtime: reader of %s lost Redis: %s", self.channel, error)
+            self._flush()
             for queue in list(self.queues):
                 _put(queue, LOST)
         finally:
+            if self.timer is not None:
+                self.timer.cancel()
             if _readers.get(self.channel) is self:
                 del _readers[self.channel]
+
+    def _receive(self, event: Event) -> None:
+        interval = float(settings.REALTIME_COALESCE_SECONDS)
+        if event.event not in COALESCED or interval <= 0:
+            self._flush()
+            self._deliver(event)
+            return
+        if self.pending is not None:
+            event = replace(event, skipped=(*self.pending.skipped, self.pending))
+        self.pending = event
+        loop = asyncio.get_running_loop()
+        wait = self.flushed_at + interval - loop.time()
+        if wait <= 0:
+            self._flush()
+        elif self.timer is None:
+            self.timer = loop.call_later(wait, self._flush)
+
+    def _flush(self) -> None:
+        """Send the held whole-state event, if any (the timer's end, or before another)."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        event, self.pending = self.pending, None
+        if event is not None:
+            self.flushed_at = asyncio.get_running_loop().time()
+            self._deliver(event)
 
     def _deliver(self, event: Event) -> None:
         for queue in list(self.queues):
@@ -135,6 +187,8 @@ def unsubscribe(channel: str, queue: asyncio.Queue[Event]) -> None:
     if reader is not None:
         reader.queues.discard(queue)
         if not reader.queues and reader.task is not None:
+            if reader.timer is not None:
+                reader.timer.cancel()
             reader.task.cancel()
             del _readers[channel]
 

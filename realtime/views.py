@@ -88,23 +88,31 @@ def _board_ref(preset: str, date: str, options: str) -> tuple[engine.Rules, Boar
 
 def _board_personaliser(ref: BoardRef, viewer: Any, mine: int | None) -> sse.Personalise:
     """Adds the viewer's own rank, read again only when it may have changed: someone
-    finished at or above it, the viewer themself, or a fair-play decision."""
+    finished at or above it (in this event or one it replaced), the viewer themself, or a
+    fair-play decision. The event's data is spliced, not parsed and dumped per viewer."""
     state = {"me": mine}
 
-    async def personalise(event: hub.Event) -> hub.Event:
-        data = json.loads(event.data)
-        changed = data.get("changed")
-        me = state["me"]
-        if (
+    def may_move(changed: dict[str, Any] | None, me: int | None) -> bool:
+        return (
             changed is None
             or changed.get("username") == viewer.username
             or (me is not None and (changed.get("rank") or me + 1) <= me)
-        ):
+        )
+
+    async def personalise(event: hub.Event) -> hub.Event:
+        me = state["me"]
+        if any(may_move(e.payload.get("changed"), me) for e in (*event.skipped, event)):
             me = state["me"] = await off_loop(events.rank_of)(ref, viewer.pk, viewer.pk)
-        data["me"] = me
-        return hub.Event(event.id, event.event, json.dumps(data, separators=(",", ":")))
+        return hub.Event(event.id, event.event, with_field(event.data, "me", me))
 
     return personalise
+
+
+def with_field(data: str, name: str, value: Any) -> str:
+    """``data`` (a JSON object's text) with ``name`` set to ``value`` added at its end."""
+    body = data.rstrip()[:-1].rstrip()
+    separator = "" if body == "{" else ","
+    return f"{body}{separator}{json.dumps(name)}:{json.dumps(value)}}}"
 
 
 async def board_stream(request: HttpRequest, preset: str, date: str) -> HttpResponse:
