@@ -112,6 +112,9 @@ def wait_replayed(primary: Cluster, standby: Cluster, database: str, timeout: fl
     """Until the standby has replayed everything the primary has written so far."""
     with primary.connect(database) as pg:
         target = pg.execute("SELECT pg_current_wal_insert_lsn()").fetchone()[0]
+        # Flush and ship it now: an asynchronous commit (the move path's, and whatever the
+        # server's settings make so) may otherwise sit unflushed, and unsent, for a while.
+        pg.execute("SELECT pg_switch_wal()")
     deadline = time.monotonic() + timeout
     with standby.connect(database) as pg:
         while time.monotonic() < deadline:
