@@ -111,9 +111,12 @@ def new_root() -> Path:
 def wait_replayed(primary: Cluster, standby: Cluster, database: str, timeout: float = 20) -> None:
     """Until the standby has replayed everything the primary has written so far."""
     with primary.connect(database) as pg:
-        target = pg.execute("SELECT pg_current_wal_insert_lsn()").fetchone()[0]
-        # Flush and ship it now: an asynchronous commit (the move path's, and whatever the
-        # server's settings make so) may otherwise sit unflushed, and unsent, for a while.
+        # A record of our own marks "everything so far" (the insert position alone may be a
+        # fresh segment's header, which no record ever ends past on an idle primary); the
+        # switch flushes and ships it at once (these clusters commit asynchronously).
+        target = pg.execute(
+            "SELECT pg_logical_emit_message(false, 'haven-tests', 'replayed?')"
+        ).fetchone()[0]
         pg.execute("SELECT pg_switch_wal()")
     deadline = time.monotonic() + timeout
     with standby.connect(database) as pg:
@@ -124,4 +127,5 @@ def wait_replayed(primary: Cluster, standby: Cluster, database: str, timeout: fl
             if done:
                 return
             time.sleep(0.05)
-    raise TimeoutError("the standby did not catch up")
+    log = standby.log.read_text(errors="replace")[-2000:] if standby.log.exists() else ""
+    raise TimeoutError(f"the standby did not catch up to {target}; its log ends:\n{log}")
