@@ -109,6 +109,12 @@ CHECKS = [
 ]
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
+# The live streams read the database from worker threads (realtime.offloop); the test
+# database on SQLite is one in-memory database shared by threads, whose table locks those
+# threads meet, so the streams are fuzzed on PostgreSQL (CI) only. A file-backed SQLite, as
+# `make run` has, is tested by tests/deploy/test_embedded_club.py.
+if "postgres" not in os.environ.get("DATABASE_URL", ""):
+    schema = schema.exclude(path_regex=r"/stream$")
 # OpenAPI cannot close a query string or a header set (there is no additionalProperties for
 # parameters), and the service ignores parameters it does not declare, as HTTP APIs and
 # caches do (a `?_=` cache buster). So undeclared parameters are not sent as "negative

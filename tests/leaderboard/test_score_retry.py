@@ -106,6 +106,10 @@ def in_process(settings, transactional_db):
         sweeper._sweeper = None
 
 
+# The sweeper is a thread of its own: on SQLite the test database is one in-memory
+# database shared by threads, whose table locks it meets; the embedded server's file-backed
+# SQLite is tested with the sweeper by tests/deploy/test_embedded_club.py.
+@pytest.mark.postgres
 def test_without_a_broker_the_sweeper_retries_until_it_lands(in_process, monkeypatch):
     flaky = Flaky(failures=3)  # the receiver's write, then the sweeper's first two runs
     monkeypatch.setattr(scores, "record_play", flaky)
