@@ -171,13 +171,19 @@ def test_racing_registrations_of_lookalikes_get_one_201():
     assert users.count() == 1
 
 
-def test_the_admin_refuses_a_lookalike_with_a_form_error():
+def signed_in_admin(existing: str):
+    """A superuser's admin client, beside one existing account named ``existing``."""
     from django.test import Client
 
     get_user_model().objects.create_superuser("root", "root@example.com", "admin-pass-123")
-    get_user_model().objects.create_user(username="strasse", password=PASSWORD)
+    get_user_model().objects.create_user(username=existing, password=PASSWORD)
     admin = Client()
     admin.login(username="root", password="admin-pass-123")
+    return admin
+
+
+def test_the_admin_refuses_a_lookalike_with_a_form_error():
+    admin = signed_in_admin("strasse")
     form = {"username": "STRAßE", "password1": PASSWORD, "password2": PASSWORD}
     response = admin.post("/admin/auth/user/add/", form)
     check("names", response, {200})  # the form again, with its error
@@ -333,12 +339,7 @@ def test_racing_registrations_of_script_lookalikes_get_one_201():
 
 
 def test_the_admin_refuses_a_script_lookalike_with_a_form_error():
-    from django.test import Client
-
-    get_user_model().objects.create_superuser("root", "root@example.com", "admin-pass-123")
-    get_user_model().objects.create_user(username="cop", password=PASSWORD)
-    admin = Client()
-    admin.login(username="root", password="admin-pass-123")
+    admin = signed_in_admin("cop")
     form = {"username": "сор", "password1": PASSWORD, "password2": PASSWORD}
     response = admin.post("/admin/auth/user/add/", form)
     check("names", response, {200})
