@@ -80,7 +80,6 @@ def start_play(
         elif pysol_deal is not None:
             deal = _practice_deal(preset, Source.PYSOL, cards, pysol_deal=pysol_deal)
 
-    state = engine.new_game(rules, cards)
     ranked = daily is not None
     if (
         ranked
@@ -90,35 +89,66 @@ def start_play(
     ):
         raise _already_played(rules.name, daily)
     try:
-        with transaction.atomic():
-            if deal is None:
-                deal = Deal.objects.create(
-                    preset=rules.name, deck=engine.format_deck(cards), source=Source.DECK
-                )
-            play = Play(
-                player=player,
-                deal=deal,
-                preset=rules.name,
-                options=dict(rules.options),
-                ranked=ranked,
-                daily_date=daily,
-                state=engine.state_to_json(state),
-                foundation_cards=engine.foundation_cards(state),
-            )
-            play.save()
-            keys = dict(client_keys or {})
-            transaction.on_commit(
-                lambda: play_started.send(sender=Play, play=play, client_keys=keys)
-            )
-            outcome = engine.status(state)
-            if outcome != engine.PLAYING:  # a deal with no legal move at all
-                _finish(play, outcome)
-                play.save()
+        return _create_play(player, rules, deal, cards, daily, client_keys, ranked=ranked)
     except IntegrityError as error:
         # Two simultaneous starts: the partial unique constraint decides, not the check above.
         if ranked:
             raise _already_played(rules.name, daily) from error
         raise
+
+
+def start_event_play(
+    player: AbstractBaseUser, deal: Deal, *, client_keys: dict[str, str] | None = None
+) -> Play:
+    """Start a ranked play of an event's own deal (``Source.EVENT``: a seeded tournament's).
+
+    The app that owns the event decides beforehand who may play it and how often; here the
+    play is ranked like a daily's (fair play's evidence, its ban refusal through
+    ``ranked_start_requested``, ranked undo) but has no ``daily_date``: it is on no daily
+    board and no daily deadline closes it."""
+    if deal.source != Source.EVENT:
+        raise ValueError("an event play needs an event's deal")
+    rules = engine.get_rules(deal.preset, deal.options)
+    ranked_start_requested.send(sender=Play, player=player, preset=rules.name, day=None)
+    cards = engine.parse_deck(deal.deck)
+    return _create_play(player, rules, deal, cards, None, client_keys, ranked=True)
+
+
+def _create_play(
+    player: AbstractBaseUser,
+    rules: engine.Rules,
+    deal: Deal | None,
+    cards: tuple[int, ...],
+    daily: dt.date | None,
+    client_keys: dict[str, str] | None,
+    *,
+    ranked: bool,
+) -> Play:
+    """Store a new play of ``cards`` (and a deck deal if ``deal`` is None); tell the
+    ``play_started`` listeners after the commit."""
+    state = engine.new_game(rules, cards)
+    with transaction.atomic():
+        if deal is None:
+            deal = Deal.objects.create(
+                preset=rules.name, deck=engine.format_deck(cards), source=Source.DECK
+            )
+        play = Play(
+            player=player,
+            deal=deal,
+            preset=rules.name,
+            options=dict(rules.options),
+            ranked=ranked,
+            daily_date=daily,
+            state=engine.state_to_json(state),
+            foundation_cards=engine.foundation_cards(state),
+        )
+        play.save()
+        keys = dict(client_keys or {})
+        transaction.on_commit(lambda: play_started.send(sender=Play, play=play, client_keys=keys))
+        outcome = engine.status(state)
+        if outcome != engine.PLAYING:  # a deal with no legal move at all
+            _finish(play, outcome)
+            play.save()
     return play
 
 

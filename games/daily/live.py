@@ -9,13 +9,18 @@ live daily is recognised as well as the deck itself (docs/fair-play-rules.md).
 A daily deal's deck never changes once stored, so its keys are computed once per process
 and kept by the deal's id; a request reads the ids of the live dailies (a few dozen rows,
 one query) and the decks only of those it has not met yet.
+
+Other apps' ranked deals join the same refusal without games importing them: an app above
+(the tournaments' own seeded deals) registers at ``ready()`` a provider of the ids of its
+live deals (:func:`register_live_deals`); :func:`is_live_daily` covers them as well, so a
+practice start and a hint refuse them, disguised or not, with the same ``live_daily_deal``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from games import engine
 from games.models import Deal, Source
@@ -26,11 +31,25 @@ from .window import first_unpublished_day
 _KEYS: dict[uuid.UUID, frozenset[str]] = {}
 _MAX_REMEMBERED = 1024
 
+#: The ids of another app's live deals at a moment (``register_live_deals``).
+LiveDeals = Callable[[dt.datetime | None], Iterable[uuid.UUID]]
+_PROVIDERS: dict[str, LiveDeals] = {}
+
+
+def register_live_deals(name: str, provider: LiveDeals) -> None:
+    """Let ``provider(now)`` (the ids of an app's stored deals still ranked at ``now``) add
+    its deals to the live ones (module doc); registering a name again replaces it."""
+    _PROVIDERS[name] = provider
+
 
 def live_daily_keys(now: dt.datetime | None = None) -> frozenset[str]:
-    """The canonical keys of every stored daily deal not yet published at ``now``."""
+    """The canonical keys of every stored daily deal not yet published at ``now``, and of
+    every deal a registered provider says is live."""
     live = Deal.objects.filter(source=Source.DAILY, date__gte=first_unpublished_day(now))
-    found = {deal_id: _KEYS.get(deal_id) for deal_id in live.values_list("id", flat=True)}
+    ids = set(live.values_list("id", flat=True))
+    for provider in _PROVIDERS.values():
+        ids.update(provider(now))
+    found = {deal_id: _KEYS.get(deal_id) for deal_id in ids}
     unknown = [deal_id for deal_id, keys in found.items() if keys is None]
     if unknown:
         if len(_KEYS) + len(unknown) > _MAX_REMEMBERED:
@@ -41,5 +60,6 @@ def live_daily_keys(now: dt.datetime | None = None) -> frozenset[str]:
 
 
 def is_live_daily(cards: Sequence[int], now: dt.datetime | None = None) -> bool:
-    """Whether ``cards`` (52 card numbers) deal, in any disguise, a live daily deal."""
+    """Whether ``cards`` (52 card numbers) deal, in any disguise, a live daily deal (or
+    another app's live ranked deal: :func:`register_live_deals`)."""
     return not engine.deal_keys(cards).isdisjoint(live_daily_keys(now))
