@@ -369,6 +369,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.freeze_closed",
         "schedule": 60.0,
     },
+    # Seeded tournaments not over whose own deal is missing (tournaments.seeding).
+    "tournaments-seeded-deals": {
+        "task": "tournaments.tasks.prepare_seeded_deals",
+        "schedule": crontab(minute="*/10"),
+    },
     # This week's cups (TOURNAMENTS_WEEKLY_PRESETS), made once per ISO week.
     "tournaments-weekly-cups": {
         "task": "tournaments.tasks.create_weekly_cups",

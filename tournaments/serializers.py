@@ -11,7 +11,7 @@ from rest_framework import serializers
 from config.web.fields import StrictCharField, no_control_characters
 from games import engine
 
-from .models import DealRule, Scoring, Tournament
+from .models import DealRule, Scoring, Tournament, TournamentDeal
 from .standings import entrants
 
 #: An option's name (as the presets spell them); the schema says so (TournamentsConfig).
@@ -32,6 +32,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     status = serializers.SerializerMethodField()
     entrants = serializers.SerializerMethodField()
     joined = serializers.SerializerMethodField()
+    deal_ready = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
@@ -51,6 +52,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "status",
             "entrants",
             "joined",
+            "deal_ready",
         ]
 
     def get_status(self, tournament: Tournament) -> str:
@@ -68,6 +70,13 @@ class TournamentSerializer(serializers.ModelSerializer):
     def get_joined(self, tournament: Tournament) -> bool:
         user = self.context.get("user")
         return bool(user) and tournament.entries.filter(player_id=user.pk).exists()
+
+    def get_deal_ready(self, tournament: Tournament) -> bool:
+        """seeded: its own deal is prepared (``POST …/plays`` starts a play of it); daily:
+        always (the day's daily deal is the deal)."""
+        if tournament.deal_rule != DealRule.SEEDED:
+            return True
+        return TournamentDeal.objects.filter(tournament=tournament).exists()
 
 
 class TournamentDetailSerializer(TournamentSerializer):

@@ -1,4 +1,5 @@
-"""Tournaments over HTTP: list, create (a group owner), read with standings, join, stream."""
+"""Tournaments over HTTP: list, create (a group owner), read with standings, join, play a
+seeded tournament's own deal, stream."""
 
 from __future__ import annotations
 
@@ -14,12 +15,24 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError
-from config.web.openapi import AUTH_REQUIRED, BODY, LOCATION, problems
+from config.web import caching, clientkeys
+from config.web.idempotency import idempotent
+from config.web.openapi import (
+    AUTH_REQUIRED,
+    BODY,
+    IDEMPOTENT_REPLAYED,
+    LOCATION,
+    THROTTLED,
+    problems,
+)
+from games.api import etags
+from games.api.serializers import PlaySerializer
+from games.api.views.plays import IDEMPOTENCY_KEY
 from realtime import access, channels
 from realtime.offloop import off_loop
 from realtime.views import open_stream, problem_of, unauthenticated
 
-from . import services, standings
+from . import plays, services, standings
 from .models import Tournament
 from .serializers import (
     TournamentCreateSerializer,
@@ -121,6 +134,51 @@ class TournamentJoinView(APIView):
         tournament, new = services.join(request.user, tournament_id)
         code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
         return Response(_detail(tournament, request.user), status=code)
+
+
+class TournamentPlaysView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_scope = "plays"
+
+    @extend_schema(
+        operation_id="tournaments_play",
+        tags=TAG,
+        request=None,
+        parameters=[ID, IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED],
+        responses={
+            201: PlaySerializer,
+            **problems(
+                "tournament_not_found",
+                "tournament_not_seeded",
+                "tournament_not_joined",
+                "tournament_not_started",
+                "tournament_over",
+                "tournament_deal_not_ready",
+                "tournament_attempts_used",
+                "ranked_banned",
+                "invalid_idempotency_key",
+                "idempotency_key_reused",
+                *AUTH_REQUIRED,
+                *THROTTLED,
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Start a ranked play of a seeded tournament's own deal: an entrant, inside the
+        window, while attempts are left. The play then moves as any play does
+        (``/api/v1/plays/{id}/moves``); the answer's ``Location`` is the play."""
+
+        def start() -> Response:
+            play = plays.start(request.user, tournament_id, clientkeys.client_keys(request))
+            return Response(PlaySerializer(play).data, status=status.HTTP_201_CREATED)
+
+        response = idempotent(request, start)
+        if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
+            play_id = response.data["id"]
+            response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
+            response["ETag"] = etags.play_etag(play_id, response.data["seq"])
+            response["Cache-Control"] = caching.PRIVATE
+        return response
 
 
 async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpResponse:
