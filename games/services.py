@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from config.errors import DomainError
 
-from . import engine
-from .daily import daily_deal, is_live_daily, utc_today
+from . import engine, events
+from .daily import daily_deal, live_deal_kind, utc_today
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
 from .signals import play_finished, play_started, ranked_start_requested
@@ -49,7 +49,8 @@ def start_play(
 ) -> Play:
     """Start a ranked play of today's daily deal, or a practice play of a seed, deck or
     PySolFC deal number. Exactly one source must be given (the serializer checks it). A
-    practice deal that is a live daily deal, in any disguise, is ``live_daily_deal``.
+    practice deal that is a live daily deal, in any disguise, is ``live_daily_deal`` (a
+    live event deal: its owner's code, :func:`live_deal_refusal`).
     ``client_keys`` (the web layer's hashed address and device keys) go to the
     ``play_started`` listeners; a ``ranked_start_requested`` listener may refuse a ranked
     start with a ``DomainError`` (a banned account).
@@ -73,8 +74,9 @@ def start_play(
         raise DomainError("validation_error", "give one of daily, seed, deck or pysol_deal")
     if daily is None:
         # Whatever the source, preset or options: the cards decide (games.daily.live).
-        if is_live_daily(cards):
-            raise live_daily_refusal()
+        kind = live_deal_kind(cards)
+        if kind is not None:
+            raise live_deal_refusal(kind)
         if seed is not None:
             deal = _practice_deal(preset, Source.SEED, cards, seed=seed)
         elif pysol_deal is not None:
@@ -152,8 +154,12 @@ def _create_play(
     return play
 
 
-def live_daily_refusal() -> DomainError:
-    """A practice play or a hint of a live daily deal (``games.daily.live``)."""
+def live_deal_refusal(kind: str) -> DomainError:
+    """A practice play or a hint of a live deal of ``kind`` (``games.daily.live_deal_kind``):
+    a daily's refusal, or the one the event deals' owner registered (``games.events``)."""
+    owner = events.get(kind)
+    if owner is not None:
+        return DomainError(owner.refusal_code, owner.refusal_detail)
     return DomainError(
         "live_daily_deal",
         "this deal is a daily deal that can still be played ranked; practise it once its "

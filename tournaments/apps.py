@@ -32,20 +32,21 @@ class TournamentsConfig(AppConfig):
         self._seeded()
 
     def _seeded(self) -> None:
-        """The seeded tournaments' own deals: prepared once saved, refused for practice
-        while live (games' live-deal refusal), their plays and fair play's decisions heard."""
+        """The seeded tournaments' own deals: prepared once saved; refused for practice
+        while live, their plays closed at the end (games' event-deal registry); their plays
+        and fair play's decisions heard."""
         from django.db.models.signals import post_save
 
         from fairplay.models import ReviewDecision
-        from games import daily
+        from games import events
         from games.models import Play
         from games.signals import play_finished
 
         from .models import Tournament
         from .receivers import on_decision, on_play_finished, on_tournament_saved
-        from .seeding import live_deal_ids
+        from .seeding import EVENT_DEALS
 
-        daily.register_live_deals("tournaments", live_deal_ids)
+        events.register(EVENT_DEALS)
         post_save.connect(on_tournament_saved, sender=Tournament, dispatch_uid="tournaments.deal")
         play_finished.connect(on_play_finished, sender=Play, dispatch_uid="tournaments.play")
         post_save.connect(on_decision, sender=ReviewDecision, dispatch_uid="tournaments.fairplay")

@@ -13,7 +13,15 @@ twice; the winner is stored as a games ``Deal`` of source ``event`` with its par
 solution, linked by a :class:`TournamentDeal`. Without the secret nobody predicts the deal.
 
 While the tournament has not ended its deal is live: ``games.daily`` refuses it, in any
-disguise, as a practice deck or a hint (:func:`live_deal_ids`, registered at ``ready()``).
+disguise, as a practice deck or a hint, with ``live_tournament_deal``. Its ranked plays
+close at the tournament's end (:func:`deadline`): a move after it is ``ranked_play_expired``
+and the expiry beat closes the untouched ones. From then on the deal is published
+(``GET /tournaments/{id}/deal``). The three are one deadline, told to the games app
+through its event-deal registry (:data:`EVENT_DEALS`, registered at ``ready()``).
+
+No grace after the end, unlike a daily's midnight: a play finished after ``ends_at``
+never counts in the standing, so moving on would only serve to look at a deal about to be
+published.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from functools import partial
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import daily, engine
+from games import daily, engine, events
 from games.models import Deal, Source
 
 from .models import DealRule, Tournament, TournamentDeal
@@ -95,6 +103,49 @@ def live_deal_ids(now: dt.datetime | None = None) -> Iterable[uuid.UUID]:
     return TournamentDeal.objects.filter(tournament__ends_at__gt=moment).values_list(
         "deal_id", flat=True
     )
+
+
+def deadline(tournament: Tournament) -> dt.datetime:
+    """When the tournament's deal stops being live, its plays close and it is published."""
+    return tournament.ends_at
+
+
+def deal_deadline(deal_id: object) -> dt.datetime | None:
+    """The deadline of the tournament whose deal is ``deal_id`` (None: no tournament's)."""
+    ends = TournamentDeal.objects.filter(deal_id=deal_id).values_list(
+        "tournament__ends_at", flat=True
+    )
+    return next(iter(ends), None)
+
+
+#: How far back the expiry beat looks for tournaments that ended (as for the dailies: the
+#: beat runs every minute; the rest covers a beat that was down).
+CLOSED_LOOKBACK = dt.timedelta(days=14)
+
+
+def closed_deal_ids(now: dt.datetime) -> Iterable[uuid.UUID]:
+    """The deals of the tournaments that ended lately (their open plays are to close)."""
+    ended = TournamentDeal.objects.filter(
+        tournament__ends_at__lte=now, tournament__ends_at__gt=now - CLOSED_LOOKBACK
+    )
+    return ended.values_list("deal_id", flat=True)
+
+
+def is_published(tournament: Tournament, now: dt.datetime | None = None) -> bool:
+    """Whether the tournament's deal, par and solution may be shown: it has ended."""
+    return (now or timezone.now()) >= deadline(tournament)
+
+
+EVENT_DEALS = events.EventDeals(
+    name="tournament",
+    live=live_deal_ids,
+    deadline=deal_deadline,
+    closed=closed_deal_ids,
+    refusal_code="live_tournament_deal",
+    refusal_detail=(
+        "this deal is a running tournament's deal; practise it once the tournament has ended"
+    ),
+)
 
 
 def unprepared(now: dt.datetime | None = None) -> list[int]:

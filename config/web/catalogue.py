@@ -193,6 +193,14 @@ CATALOGUE: dict[str, Entry] = {
             "once its day is published."
         ),
     ),
+    "live_tournament_deal": Entry(
+        409,
+        _("Live tournament deal"),
+        _(
+            "This deal is the deal of a tournament that has not ended; it can be practised "
+            "once the tournament is over."
+        ),
+    ),
     "username_taken": Entry(
         409, _("Username taken"), _("That username is taken, or could pass for a name that is.")
     ),
@@ -227,6 +235,11 @@ CATALOGUE: dict[str, Entry] = {
         409,
         _("Tournament deal not ready"),
         _("The tournament's deal is still being prepared; try again in a minute."),
+    ),
+    "tournament_deal_not_published": Entry(
+        409,
+        _("Tournament deal not published"),
+        _("The tournament's deal is shown once the tournament has ended."),
     ),
     "tournament_attempts_used": Entry(
         409,

@@ -14,7 +14,7 @@ One package, one concern per module:
 ``clock``          the UTC day
 ``window``         the ranked window of a day: its deadline, and when the day is public
 ``live``           the live dailies (not yet public): is a deck one of them, in any disguise;
-                   other apps' live ranked deals join them through ``register_live_deals``
+                   other apps' live event deals join them through ``games.events``
 =================  ==========================================================================
 
 The candidates, the search and the lock also serve another series of deals, a tournament's
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from .candidates import candidate_deck, candidate_seed, secret_seed
 from .clock import utc_today
-from .live import is_live_daily, live_daily_keys, register_live_deals
+from .live import is_live_daily, live_daily_keys, live_deal_kind
 from .locking import DealLocked, day_lock, lock_key, named_lock
 from .search import SolverFailed, search_candidates
 from .selectors import days_ahead_ready, missing_presets, stored_deal, stored_deals
@@ -53,13 +53,13 @@ __all__ = [
     "is_live_daily",
     "is_published",
     "live_daily_keys",
+    "live_deal_kind",
     "lock_key",
     "missing_presets",
     "named_lock",
     "prepare",
     "prepare_deal",
     "ranked_deadline",
-    "register_live_deals",
     "search_candidates",
     "secret_seed",
     "stored_deal",

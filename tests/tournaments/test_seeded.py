@@ -223,7 +223,7 @@ def test_the_live_deal_is_never_practised_nor_shown(db, django_capture_on_commit
     def practice(**body):
         answer = client.post("/api/v1/plays", body, format="json")
         assert answer.status_code == 409, answer.content
-        assert answer.json()["code"] == "live_daily_deal"
+        assert answer.json()["code"] == "live_tournament_deal"
 
     practice(preset="seahaven", deck=seen)
     practice(
