@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from config.web.fields import StrictCharField, no_control_characters
 from games import engine
+from games.api.serializers import PUBLIC_VERDICTS, MoveField
 
 from .models import DealRule, Scoring, Tournament, TournamentDeal
 from .standings import entrants
@@ -88,6 +89,20 @@ class TournamentDetailSerializer(TournamentSerializer):
     def get_standings(self, tournament: Tournament) -> list[dict[str, Any]]:
         places = self.context.get("places", [])
         return PlaceSerializer([p.as_dict() for p in places], many=True).data
+
+
+class TournamentDealSerializer(serializers.Serializer):
+    """A seeded tournament's deal once it has ended, as a past daily's deal is shown."""
+
+    tournament = serializers.IntegerField()
+    id = serializers.UUIDField(help_text="the deal's id (a ranked play's ``deal``)")
+    preset = serializers.CharField()
+    options = serializers.DictField(child=serializers.BooleanField())
+    verdict = serializers.ChoiceField(choices=PUBLIC_VERDICTS)
+    par = serializers.IntegerField(allow_null=True, help_text="length of the shortest solution")
+    deck = serializers.ListField(child=serializers.CharField(), help_text="dealt first to last")
+    solution = serializers.ListField(child=MoveField(), help_text="a par solution")
+    published_at = serializers.DateTimeField(help_text="the tournament's end")
 
 
 class TournamentListSerializer(serializers.Serializer):

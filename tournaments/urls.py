@@ -5,6 +5,7 @@ from django.urls import path
 from realtime.views import stream_view
 
 from .views import (
+    TournamentDealView,
     TournamentDetailView,
     TournamentJoinView,
     TournamentPlaysView,
@@ -24,6 +25,11 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/plays",
         TournamentPlaysView.as_view(),
         name="tournament-plays",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/deal",
+        TournamentDealView.as_view(),
+        name="tournament-deal",
     ),
     path(
         "tournaments/<int:tournament_id>/stream",

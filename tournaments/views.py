@@ -1,5 +1,5 @@
 """Tournaments over HTTP: list, create (a group owner), read with standings, join, play a
-seeded tournament's own deal, stream."""
+seeded tournament's own deal, read that deal once the tournament has ended, stream."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ from config.web.openapi import (
     AUTH_REQUIRED,
     BODY,
     IDEMPOTENT_REPLAYED,
+    IF_NONE_MATCH,
     LOCATION,
     THROTTLED,
+    caching_headers,
     problems,
 )
 from games.api import etags
@@ -32,10 +34,11 @@ from realtime import access, channels
 from realtime.offloop import off_loop
 from realtime.views import open_stream, problem_of, unauthenticated
 
-from . import plays, services, standings
+from . import plays, publication, services, standings
 from .models import Tournament
 from .serializers import (
     TournamentCreateSerializer,
+    TournamentDealSerializer,
     TournamentDetailSerializer,
     TournamentListSerializer,
     TournamentSerializer,
@@ -179,6 +182,47 @@ class TournamentPlaysView(APIView):
             response["ETag"] = etags.play_etag(play_id, response.data["seq"])
             response["Cache-Control"] = caching.PRIVATE
         return response
+
+
+class TournamentDealView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="tournaments_deal",
+        tags=TAG,
+        parameters=[ID, IF_NONE_MATCH, *caching_headers()],
+        responses={
+            200: TournamentDealSerializer,
+            304: None,
+            **problems(
+                "tournament_not_found",
+                "tournament_not_seeded",
+                "tournament_deal_not_published",
+                "not_found",
+                *AUTH_REQUIRED,
+            ),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        """A seeded tournament's deal once the tournament has ended: its deck, verdict, par
+        and par solution, as a past daily's deal is shown. Until ``ends_at`` it is 409
+        ``tournament_deal_not_published`` (``published_at`` says when); nothing of the deal
+        leaves the server before (its ranked plays close at that moment)."""
+        tournament, deal, published_at = publication.published_deal(request.user, tournament_id)
+        body = {
+            "tournament": tournament.pk,
+            "id": deal.id,
+            "preset": deal.preset,
+            "options": deal.options,
+            "verdict": deal.verdict or "unknown",
+            "par": deal.par,
+            "deck": list(deal.deck),
+            "solution": list(deal.solution),
+            "published_at": published_at,
+        }
+        data = TournamentDealSerializer(body).data
+        # A group's tournament is for its members only: private, though it never changes.
+        return caching.cached(request, data, caching.PRIVATE)
 
 
 async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpResponse:
