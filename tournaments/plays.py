@@ -29,7 +29,7 @@ from config.errors import DomainError
 from games import services as plays
 from games.models import Play
 
-from . import seeding, services
+from . import preparer, seeding, services
 from .models import DealRule, Entry
 
 
@@ -58,6 +58,7 @@ def start(user: Any, tournament_id: Any, client_keys: dict[str, str] | None = No
             )
         deal = seeding.own_deal(tournament)
         if deal is None:
+            preparer.wake()  # without a broker: whichever process this is, prepare it
             raise DomainError(
                 "tournament_deal_not_ready", "the tournament's deal is still being prepared"
             )

@@ -18,7 +18,7 @@ from leaderboard.models import Score
 from realtime import channels
 from realtime.publishing import publish
 
-from . import services, standings
+from . import preparer, services, standings
 from .models import DealRule, Tournament, TournamentDeal
 
 log = logging.getLogger(__name__)
@@ -61,23 +61,15 @@ def on_scores_moderated(sender: Any, scores: list[Score], hidden: bool, **kwargs
 
 
 def on_tournament_saved(sender: Any, instance: Tournament, **kwargs: Any) -> None:
-    """Queue a seeded tournament's deal after the commit (the admin, a group owner, an
-    edit that made it seeded); the beat's sweep catches what this misses."""
+    """Have a seeded tournament's deal prepared off the request after the commit (the
+    admin, a group owner, an edit that made it seeded: ``preparer.queue``); the beat's
+    sweep, or the in-process preparer's, catches what this misses."""
     if instance.deal_rule != DealRule.SEEDED:
         return
     if TournamentDeal.objects.filter(tournament_id=instance.pk).exists():
         return
-    from .tasks import prepare_seeded_deal
-
     tournament_id = instance.pk
-
-    def queue() -> None:
-        try:
-            prepare_seeded_deal.delay(tournament_id)
-        except Exception:  # the beat queues it again within minutes
-            log.exception("tournaments: could not queue the deal of %s", tournament_id)
-
-    transaction.on_commit(queue)
+    transaction.on_commit(lambda: preparer.queue(tournament_id))
 
 
 def on_play_finished(sender: Any, play: Play, **kwargs: Any) -> None:
