@@ -159,7 +159,9 @@ def test_a_live_tournament_deal_is_refused_with_its_own_code(
     # A practice play of the deck started once it ended, then the tournament extended (an
     # operator's edit): a hint on it is refused with the tournament's code.
     _end(tournament)
-    practice = client.post("/api/v1/plays", {"preset": "seahaven", "deck": deal.deck}, format="json")
+    practice = client.post(
+        "/api/v1/plays", {"preset": "seahaven", "deck": deal.deck}, format="json"
+    )
     assert practice.status_code == 201, practice.content
     _end(tournament, timezone.now() + dt.timedelta(hours=1))
     hint = client.post(f"/api/v1/plays/{practice.json()['id']}/hint")
