@@ -25,7 +25,8 @@ changed through the environment (docs/operations/server-edge.md).
   request a client may legitimately send reaches Django.
 * ``post_worker_init``: without a broker (``make run``) each worker starts the leaderboard's
   sweeper thread, the beat's catch-up in-process (``leaderboard.sweeper``,
-  docs/embedded-mode.md); with one it does nothing.
+  docs/embedded-mode.md), and the tournaments' preparer thread of seeded deals
+  (``tournaments.preparer``); with one it does nothing.
 * ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-Proto`` / ``X-Forwarded-For``
   gunicorn trusts. It follows ``TRUSTED_PROXY_COUNT`` (the setting that makes the
   per-address throttles read ``X-Forwarded-For``): with no trusted proxy, none;
@@ -98,11 +99,14 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
 def post_worker_init(worker: object) -> None:
-    """Django is loaded in the worker now: start the leaderboard's sweeper if this server
-    has no Celery beat to run the catch-up (``LEADERBOARD_SWEEP_SECONDS`` > 0)."""
+    """Django is loaded in the worker now: start the leaderboard's sweeper and the seeded
+    deals' preparer if this server has no Celery beat (``LEADERBOARD_SWEEP_SECONDS``,
+    ``TOURNAMENTS_PREPARE_SECONDS`` > 0)."""
     from leaderboard.sweeper import start_in_process
+    from tournaments import preparer
 
     start_in_process()
+    preparer.start_in_process()
 
 
 # --- Metrics (docs/operations/observability.md) ----------------------------------------------

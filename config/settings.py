@@ -369,6 +369,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tournaments.tasks.freeze_closed",
         "schedule": 60.0,
     },
+    # Seeded tournaments not over whose own deal is missing (tournaments.seeding).
+    "tournaments-seeded-deals": {
+        "task": "tournaments.tasks.prepare_seeded_deals",
+        "schedule": crontab(minute="*/10"),
+    },
     # This week's cups (TOURNAMENTS_WEEKLY_PRESETS), made once per ISO week.
     "tournaments-weekly-cups": {
         "task": "tournaments.tasks.create_weekly_cups",
@@ -506,6 +511,13 @@ TOURNAMENTS_WEEKLY_PRESETS = [
     for name in os.environ.get("TOURNAMENTS_WEEKLY_PRESETS", "easthaven").split(",")
     if name.strip()
 ]
+# Without a broker there is neither a worker nor a beat: each web process prepares the
+# seeded tournaments' deals in a thread of its own, woken by a new tournament and looking
+# for missing deals every this many seconds (tournaments.preparer; 0: never, as with a
+# broker, whose worker and beat prepare them).
+TOURNAMENTS_PREPARE_SECONDS = env_float(
+    "TOURNAMENTS_PREPARE_SECONDS", 0.0 if REDIS_URL or TESTING else 600.0
+)
 # A stream ticket (POST /api/v1/streams/tickets) opens a stream within this many seconds.
 REALTIME_TICKET_SECONDS = env_int_between("REALTIME_TICKET_SECONDS", 60, 5, 3600)
 

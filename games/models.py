@@ -20,6 +20,9 @@ class Source(models.TextChoices):
     SEED = "seed", "seed"
     DECK = "deck", "deck"
     PYSOL = "pysol", "PySolFC deal number"
+    #: An event's own ranked deal (a seeded tournament's, stored by the tournaments app):
+    #: never a practice deal, its deck and solution as secret as a live daily's.
+    EVENT = "event", "an event's own deal"
 
 
 class Verdict(models.TextChoices):

@@ -14,14 +14,17 @@ a move that turns a face-down card or deals must also be the batch's last, since
 move of the same batch, refused, would roll the reveal back and so let the player look
 under a card without playing the move (which ranked undo exists to prevent).
 
-A ranked play moves only until its day's deadline (``games.daily.ranked_deadline``, from
-the locked row's ``daily_date``: no extra query). A request after it, whatever it holds
-(moves, undo, resign), closes the play as ``expired`` and is refused with a
+A ranked play moves only until its deadline: a daily's is its day's
+(``games.daily.ranked_deadline``, from the locked row's ``daily_date``: no extra query); an
+event deal's (a seeded tournament's, no ``daily_date``) is the one its owner registered
+(``games.events.deadline``: one query, on those plays only). A request after it, whatever
+it holds (moves, undo, resign), closes the play as ``expired`` and is refused with a
 ``ClosingRefusal`` ``ranked_play_expired``, whose write stands (docs/fair-play-rules.md).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
@@ -30,7 +33,7 @@ from django.utils import timezone
 from config.errors import ClosingRefusal, DomainError
 from config.web.problems import redact_cards
 
-from . import engine
+from . import engine, events
 from .daily.window import ranked_deadline
 from .models import Play, PlayStatus
 from .movelog import LogRow, MoveTransaction, PlayRow
@@ -76,26 +79,39 @@ def _apply_in_transaction(
         if play is None:
             raise DomainError("not_found", "no such play")
         if play.status == PlayStatus.EXPIRED:
-            raise _expired(play, DomainError)
+            raise _expired(play, _deadline(play), DomainError)
         if play.finished:
             raise DomainError("play_finished", f"this play is over ({play.status})")
         now = timezone.now()
-        if play.ranked and play.daily_date is not None and now >= ranked_deadline(play.daily_date):
+        deadline = _deadline(play)
+        if deadline is not None and now >= deadline:
             tx.expire(play, now)
         else:
             _apply_locked(tx, play, seq, moves, batch=batch)
     if play.status == PlayStatus.EXPIRED:  # expired just now: the refusal keeps it so
-        raise _expired(play, ClosingRefusal)
+        raise _expired(play, deadline, ClosingRefusal)
     return play
 
 
-def _expired(play: PlayRow, kind: type[DomainError]) -> DomainError:
-    """``ranked_play_expired`` (only ranked plays, which have a ``daily_date``, expire)."""
-    deadline = ranked_deadline(play.daily_date).isoformat()  # type: ignore[arg-type]
+def _deadline(play: PlayRow) -> dt.datetime | None:
+    """When the ranked ``play`` closes (module doc); None for a practice play."""
+    if not play.ranked:
+        return None
+    if play.daily_date is not None:
+        return ranked_deadline(play.daily_date)
+    return events.deadline(play.deal_id)
+
+
+def _expired(
+    play: PlayRow, deadline: dt.datetime | None, kind: type[DomainError]
+) -> DomainError:
+    """``ranked_play_expired`` (only ranked plays, which have a deadline, expire)."""
+    closed = deadline.isoformat() if deadline is not None else None
+    what = f"of {play.daily_date}" if play.daily_date is not None else "of its event"
     return kind(
         "ranked_play_expired",
-        f"the ranked play of {play.daily_date} closed at {deadline}; it ended unfinished",
-        deadline=deadline,
+        f"the ranked play {what} closed at {closed}; it ended unfinished",
+        deadline=closed,
     )
 
 

@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from config.errors import DomainError
 
-from . import engine
-from .daily import daily_deal, is_live_daily, utc_today
+from . import engine, events
+from .daily import daily_deal, live_deal_kind, utc_today
 from .models import Deal, Play, Source
 from .moving import RESIGN, UNDO, apply_move, apply_moves  # noqa: F401 - the move path
 from .signals import play_finished, play_started, ranked_start_requested
@@ -49,7 +49,8 @@ def start_play(
 ) -> Play:
     """Start a ranked play of today's daily deal, or a practice play of a seed, deck or
     PySolFC deal number. Exactly one source must be given (the serializer checks it). A
-    practice deal that is a live daily deal, in any disguise, is ``live_daily_deal``.
+    practice deal that is a live daily deal, in any disguise, is ``live_daily_deal`` (a
+    live event deal: its owner's code, :func:`live_deal_refusal`).
     ``client_keys`` (the web layer's hashed address and device keys) go to the
     ``play_started`` listeners; a ``ranked_start_requested`` listener may refuse a ranked
     start with a ``DomainError`` (a banned account).
@@ -73,14 +74,14 @@ def start_play(
         raise DomainError("validation_error", "give one of daily, seed, deck or pysol_deal")
     if daily is None:
         # Whatever the source, preset or options: the cards decide (games.daily.live).
-        if is_live_daily(cards):
-            raise live_daily_refusal()
+        kind = live_deal_kind(cards)
+        if kind is not None:
+            raise live_deal_refusal(kind)
         if seed is not None:
             deal = _practice_deal(preset, Source.SEED, cards, seed=seed)
         elif pysol_deal is not None:
             deal = _practice_deal(preset, Source.PYSOL, cards, pysol_deal=pysol_deal)
 
-    state = engine.new_game(rules, cards)
     ranked = daily is not None
     if (
         ranked
@@ -90,40 +91,75 @@ def start_play(
     ):
         raise _already_played(rules.name, daily)
     try:
-        with transaction.atomic():
-            if deal is None:
-                deal = Deal.objects.create(
-                    preset=rules.name, deck=engine.format_deck(cards), source=Source.DECK
-                )
-            play = Play(
-                player=player,
-                deal=deal,
-                preset=rules.name,
-                options=dict(rules.options),
-                ranked=ranked,
-                daily_date=daily,
-                state=engine.state_to_json(state),
-                foundation_cards=engine.foundation_cards(state),
-            )
-            play.save()
-            keys = dict(client_keys or {})
-            transaction.on_commit(
-                lambda: play_started.send(sender=Play, play=play, client_keys=keys)
-            )
-            outcome = engine.status(state)
-            if outcome != engine.PLAYING:  # a deal with no legal move at all
-                _finish(play, outcome)
-                play.save()
+        return _create_play(player, rules, deal, cards, daily, client_keys, ranked=ranked)
     except IntegrityError as error:
         # Two simultaneous starts: the partial unique constraint decides, not the check above.
         if ranked:
             raise _already_played(rules.name, daily) from error
         raise
+
+
+def start_event_play(
+    player: AbstractBaseUser, deal: Deal, *, client_keys: dict[str, str] | None = None
+) -> Play:
+    """Start a ranked play of an event's own deal (``Source.EVENT``: a seeded tournament's).
+
+    The app that owns the event decides beforehand who may play it and how often; here the
+    play is ranked like a daily's (fair play's evidence, its ban refusal through
+    ``ranked_start_requested``, ranked undo) but has no ``daily_date``: it is on no daily
+    board and no daily deadline closes it."""
+    if deal.source != Source.EVENT:
+        raise ValueError("an event play needs an event's deal")
+    rules = engine.get_rules(deal.preset, deal.options)
+    ranked_start_requested.send(sender=Play, player=player, preset=rules.name, day=None)
+    cards = engine.parse_deck(deal.deck)
+    return _create_play(player, rules, deal, cards, None, client_keys, ranked=True)
+
+
+def _create_play(
+    player: AbstractBaseUser,
+    rules: engine.Rules,
+    deal: Deal | None,
+    cards: tuple[int, ...],
+    daily: dt.date | None,
+    client_keys: dict[str, str] | None,
+    *,
+    ranked: bool,
+) -> Play:
+    """Store a new play of ``cards`` (and a deck deal if ``deal`` is None); tell the
+    ``play_started`` listeners after the commit."""
+    state = engine.new_game(rules, cards)
+    with transaction.atomic():
+        if deal is None:
+            deal = Deal.objects.create(
+                preset=rules.name, deck=engine.format_deck(cards), source=Source.DECK
+            )
+        play = Play(
+            player=player,
+            deal=deal,
+            preset=rules.name,
+            options=dict(rules.options),
+            ranked=ranked,
+            daily_date=daily,
+            state=engine.state_to_json(state),
+            foundation_cards=engine.foundation_cards(state),
+        )
+        play.save()
+        keys = dict(client_keys or {})
+        transaction.on_commit(lambda: play_started.send(sender=Play, play=play, client_keys=keys))
+        outcome = engine.status(state)
+        if outcome != engine.PLAYING:  # a deal with no legal move at all
+            _finish(play, outcome)
+            play.save()
     return play
 
 
-def live_daily_refusal() -> DomainError:
-    """A practice play or a hint of a live daily deal (``games.daily.live``)."""
+def live_deal_refusal(kind: str) -> DomainError:
+    """A practice play or a hint of a live deal of ``kind`` (``games.daily.live_deal_kind``):
+    a daily's refusal, or the one the event deals' owner registered (``games.events``)."""
+    owner = events.get(kind)
+    if owner is not None:
+        return DomainError(owner.refusal_code, owner.refusal_detail)
     return DomainError(
         "live_daily_deal",
         "this deal is a daily deal that can still be played ranked; practise it once its "

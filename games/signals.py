@@ -5,7 +5,8 @@ connect to them.
   that ended a play (won, lost or resigned; ranked or practice) has committed, so a receiver
   never sees a play that a rollback later takes back.
 * ``ranked_start_requested`` is sent with ``sender=Play``, ``player=<user>``, ``preset`` and
-  ``day`` before a ranked play is created; a receiver refuses the start by raising
+  ``day`` (None for an event's own deal, a seeded tournament's) before a ranked play is
+  created; a receiver refuses the start by raising
   ``config.errors.DomainError`` (fair play refuses a banned account this way).
 * ``play_started`` is sent with ``sender=Play``, ``play=<Play>`` and ``client_keys`` (a
   mapping of the web layer's keyed hashes of the client's address and device, never the raw

@@ -243,7 +243,10 @@ def rescore_missing(since_day: dt.date | None = None) -> int:
     dailies of ``since_day`` and later if given); return the count. A play that fails
     again is logged and left for the next sweep; the others are still scored."""
     count = 0
-    plays = Play.objects.filter(ranked=True, score__isnull=True).exclude(status__in=_UNFINISHED)
+    # Only daily plays have a score: an event's ranked play (a seeded tournament's) has no day.
+    plays = Play.objects.filter(ranked=True, daily_date__isnull=False, score__isnull=True).exclude(
+        status__in=_UNFINISHED
+    )
     if since_day is not None:
         # Through the few recent daily deals, so the (deal, status) index finds the plays.
         plays = plays.filter(deal__source="daily", deal__date__gte=since_day)

@@ -1,4 +1,6 @@
-"""Operators create tournaments here (a group owner uses the API); the same checks apply."""
+"""Operators create tournaments here (a group owner uses the API); the same checks apply.
+A seeded tournament's own deal is queued for preparation once it is saved
+(``receivers.on_tournament_saved``)."""
 
 from typing import Any
 
@@ -51,8 +53,17 @@ class EntryInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
-    list_display = ["name", "preset", "starts_at", "ends_at", "max_players", "scoring", "frozen_at"]
-    list_filter = ["preset", "scoring"]
+    list_display = [
+        "name",
+        "preset",
+        "deal_rule",
+        "starts_at",
+        "ends_at",
+        "max_players",
+        "scoring",
+        "frozen_at",
+    ]
+    list_filter = ["preset", "deal_rule", "scoring"]
     raw_id_fields = ["owner", "group"]
     inlines = [EntryInline]
 

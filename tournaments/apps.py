@@ -1,5 +1,6 @@
 """Tournaments sit on top of games, leaderboard and fair play: they read scores and hear
-the leaderboard's signals; nothing below imports them."""
+the leaderboard's signals (a seeded tournament: the games app's ``play_finished`` and fair
+play's decisions); nothing below imports them."""
 
 from django.apps import AppConfig
 
@@ -28,3 +29,24 @@ class TournamentsConfig(AppConfig):
         scores_moderated.connect(
             on_scores_moderated, sender=Score, dispatch_uid="tournaments.moderated"
         )
+        self._seeded()
+
+    def _seeded(self) -> None:
+        """The seeded tournaments' own deals: prepared once saved; refused for practice
+        while live, their plays closed at the end (games' event-deal registry); their plays
+        and fair play's decisions heard."""
+        from django.db.models.signals import post_save
+
+        from fairplay.models import ReviewDecision
+        from games import events
+        from games.models import Play
+        from games.signals import play_finished
+
+        from .models import Tournament
+        from .receivers import on_decision, on_play_finished, on_tournament_saved
+        from .seeding import EVENT_DEALS
+
+        events.register(EVENT_DEALS)
+        post_save.connect(on_tournament_saved, sender=Tournament, dispatch_uid="tournaments.deal")
+        play_finished.connect(on_play_finished, sender=Play, dispatch_uid="tournaments.play")
+        post_save.connect(on_decision, sender=ReviewDecision, dispatch_uid="tournaments.fairplay")

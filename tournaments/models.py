@@ -1,8 +1,9 @@
-"""A tournament, its entrants and its frozen final standing.
+"""A tournament, its entrants, its own deal (a seeded one's) and its frozen final standing.
 
-A tournament's plays are its entrants' ranked daily plays of its preset (and options)
-finished inside its window, the first ``attempts`` of them; fair play's hidden scores do
-not count (docs/tournaments.md). When the window closes the beat freezes the standing
+A daily tournament's plays are its entrants' ranked daily plays of its preset (and
+options) finished inside its window; a seeded tournament's are their ranked plays of its
+own deal (:class:`TournamentDeal`). The first ``attempts`` of them count; fair play's
+hidden results do not (docs/tournaments.md). When the window closes the beat freezes the standing
 into :class:`Standing` rows (``frozen_at`` set); a later fair-play decision re-freezes it.
 """
 
@@ -20,6 +21,7 @@ class Scoring(models.TextChoices):
 
 class DealRule(models.TextChoices):
     DAILY = "daily", "the daily deal of each day"
+    SEEDED = "seeded", "the tournament's own deal"
 
 
 class Tournament(models.Model):
@@ -106,3 +108,18 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.rank} of {self.tournament_id}"
+
+
+class TournamentDeal(models.Model):
+    """A seeded tournament's own deal, one per tournament: a games ``Deal`` of source
+    ``event`` (its deck, par and solution stay there, server-side), derived from the
+    tournament's secret series and solver-checked (``tournaments.seeding``)."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="own_deal"
+    )
+    deal = models.OneToOneField("games.Deal", on_delete=models.PROTECT, related_name="+")
+    prepared_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"the deal of {self.tournament_id}"

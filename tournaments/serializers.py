@@ -10,8 +10,9 @@ from rest_framework import serializers
 
 from config.web.fields import StrictCharField, no_control_characters
 from games import engine
+from games.api.serializers import PUBLIC_VERDICTS, MoveField
 
-from .models import DealRule, Scoring, Tournament
+from .models import DealRule, Scoring, Tournament, TournamentDeal
 from .standings import entrants
 
 #: An option's name (as the presets spell them); the schema says so (TournamentsConfig).
@@ -32,6 +33,7 @@ class TournamentSerializer(serializers.ModelSerializer):
     status = serializers.SerializerMethodField()
     entrants = serializers.SerializerMethodField()
     joined = serializers.SerializerMethodField()
+    deal_ready = serializers.SerializerMethodField()
 
     class Meta:
         model = Tournament
@@ -51,6 +53,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "status",
             "entrants",
             "joined",
+            "deal_ready",
         ]
 
     def get_status(self, tournament: Tournament) -> str:
@@ -69,6 +72,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         user = self.context.get("user")
         return bool(user) and tournament.entries.filter(player_id=user.pk).exists()
 
+    def get_deal_ready(self, tournament: Tournament) -> bool:
+        """seeded: its own deal is prepared (``POST …/plays`` starts a play of it); daily:
+        always (the day's daily deal is the deal)."""
+        if tournament.deal_rule != DealRule.SEEDED:
+            return True
+        return TournamentDeal.objects.filter(tournament=tournament).exists()
+
 
 class TournamentDetailSerializer(TournamentSerializer):
     standings = serializers.SerializerMethodField()
@@ -79,6 +89,20 @@ class TournamentDetailSerializer(TournamentSerializer):
     def get_standings(self, tournament: Tournament) -> list[dict[str, Any]]:
         places = self.context.get("places", [])
         return PlaceSerializer([p.as_dict() for p in places], many=True).data
+
+
+class TournamentDealSerializer(serializers.Serializer):
+    """A seeded tournament's deal once it has ended, as a past daily's deal is shown."""
+
+    tournament = serializers.IntegerField()
+    id = serializers.UUIDField(help_text="the deal's id (a ranked play's ``deal``)")
+    preset = serializers.CharField()
+    options = serializers.DictField(child=serializers.BooleanField())
+    verdict = serializers.ChoiceField(choices=PUBLIC_VERDICTS)
+    par = serializers.IntegerField(allow_null=True, help_text="length of the shortest solution")
+    deck = serializers.ListField(child=serializers.CharField(), help_text="dealt first to last")
+    solution = serializers.ListField(child=MoveField(), help_text="a par solution")
+    published_at = serializers.DateTimeField(help_text="the tournament's end")
 
 
 class TournamentListSerializer(serializers.Serializer):

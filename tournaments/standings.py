@@ -1,7 +1,8 @@
 """A tournament's standing: live (computed from the scores) or frozen (its Standing rows).
 
-Counted: each entrant's visible scores (fair play's hidden ones never) on the tournament's
-board, finished inside its window, the first ``attempts`` of them by finish time. Orders:
+Counted: each entrant's visible results (fair play's hidden ones never: ``results``),
+finished inside its window, the first ``attempts`` of them by finish time: the scores on
+the tournament's board (``daily``) or the ranked plays of its own deal (``seeded``). Orders:
 
 * ``best``: the best single result by the daily board's key (a win first, then fewer
   seconds and moves; else more foundation cards);
@@ -17,8 +18,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from leaderboard.models import Score
-
+from . import results
 from .models import Entry, Scoring, Standing, Tournament
 
 NO_KEY = 2**62
@@ -54,16 +54,6 @@ def _order(tournament: Tournament, place: Place) -> tuple[Any, ...]:
     return (place.best_key, place.username)
 
 
-def counted_scores(tournament: Tournament) -> Any:
-    return Score.objects.filter(
-        board=tournament.board,
-        hidden=False,
-        finished_at__gte=tournament.starts_at,
-        finished_at__lt=tournament.ends_at,
-        player__tournament_entries__tournament=tournament,
-    ).order_by("player_id", "finished_at", "play_id")
-
-
 def live(tournament: Tournament) -> list[Place]:
     """Every entrant's place now (entrants without a counted play last, unranked 0)."""
     names = dict(
@@ -72,7 +62,7 @@ def live(tournament: Tournament) -> list[Place]:
         .values_list("pk", "username")
     )
     places = {pk: Place(pk, name) for pk, name in names.items()}
-    for score in counted_scores(tournament):
+    for score in results.counted(tournament):
         place = places.get(score.player_id)
         if place is None or place.plays >= tournament.attempts:
             continue

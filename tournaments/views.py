@@ -1,4 +1,5 @@
-"""Tournaments over HTTP: list, create (a group owner), read with standings, join, stream."""
+"""Tournaments over HTTP: list, create (a group owner), read with standings, join, play a
+seeded tournament's own deal, read that deal once the tournament has ended, stream."""
 
 from __future__ import annotations
 
@@ -14,15 +15,30 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import DomainError
-from config.web.openapi import AUTH_REQUIRED, BODY, LOCATION, problems
+from config.web import caching, clientkeys
+from config.web.idempotency import idempotent
+from config.web.openapi import (
+    AUTH_REQUIRED,
+    BODY,
+    IDEMPOTENT_REPLAYED,
+    IF_NONE_MATCH,
+    LOCATION,
+    THROTTLED,
+    caching_headers,
+    problems,
+)
+from games.api import etags
+from games.api.serializers import PlaySerializer
+from games.api.views.plays import IDEMPOTENCY_KEY
 from realtime import access, channels
 from realtime.offloop import off_loop
 from realtime.views import open_stream, problem_of, unauthenticated
 
-from . import services, standings
+from . import plays, publication, services, standings
 from .models import Tournament
 from .serializers import (
     TournamentCreateSerializer,
+    TournamentDealSerializer,
     TournamentDetailSerializer,
     TournamentListSerializer,
     TournamentSerializer,
@@ -121,6 +137,92 @@ class TournamentJoinView(APIView):
         tournament, new = services.join(request.user, tournament_id)
         code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
         return Response(_detail(tournament, request.user), status=code)
+
+
+class TournamentPlaysView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+    throttle_scope = "plays"
+
+    @extend_schema(
+        operation_id="tournaments_play",
+        tags=TAG,
+        request=None,
+        parameters=[ID, IDEMPOTENCY_KEY, LOCATION, IDEMPOTENT_REPLAYED],
+        responses={
+            201: PlaySerializer,
+            **problems(
+                "tournament_not_found",
+                "tournament_not_seeded",
+                "tournament_not_joined",
+                "tournament_not_started",
+                "tournament_over",
+                "tournament_deal_not_ready",
+                "tournament_attempts_used",
+                "ranked_banned",
+                "invalid_idempotency_key",
+                "idempotency_key_reused",
+                *AUTH_REQUIRED,
+                *THROTTLED,
+            ),
+        },
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        """Start a ranked play of a seeded tournament's own deal: an entrant, inside the
+        window, while attempts are left. The play then moves as any play does
+        (``/api/v1/plays/{id}/moves``); the answer's ``Location`` is the play."""
+
+        def start() -> Response:
+            play = plays.start(request.user, tournament_id, clientkeys.client_keys(request))
+            return Response(PlaySerializer(play).data, status=status.HTTP_201_CREATED)
+
+        response = idempotent(request, start)
+        if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
+            play_id = response.data["id"]
+            response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
+            response["ETag"] = etags.play_etag(play_id, response.data["seq"])
+            response["Cache-Control"] = caching.PRIVATE
+        return response
+
+
+class TournamentDealView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        operation_id="tournaments_deal",
+        tags=TAG,
+        parameters=[ID, IF_NONE_MATCH, *caching_headers()],
+        responses={
+            200: TournamentDealSerializer,
+            304: None,
+            **problems(
+                "tournament_not_found",
+                "tournament_not_seeded",
+                "tournament_deal_not_published",
+                "not_found",
+                *AUTH_REQUIRED,
+            ),
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        """A seeded tournament's deal once the tournament has ended: its deck, verdict, par
+        and par solution, as a past daily's deal is shown. Until ``ends_at`` it is 409
+        ``tournament_deal_not_published`` (``published_at`` says when); nothing of the deal
+        leaves the server before (its ranked plays close at that moment)."""
+        tournament, deal, published_at = publication.published_deal(request.user, tournament_id)
+        body = {
+            "tournament": tournament.pk,
+            "id": deal.id,
+            "preset": deal.preset,
+            "options": deal.options,
+            "verdict": deal.verdict or "unknown",
+            "par": deal.par,
+            "deck": list(deal.deck),
+            "solution": list(deal.solution),
+            "published_at": published_at,
+        }
+        data = TournamentDealSerializer(body).data
+        # A group's tournament is for its members only: private, though it never changes.
+        return caching.cached(request, data, caching.PRIVATE)
 
 
 async def tournament_stream(request: HttpRequest, tournament_id: int) -> HttpResponse:

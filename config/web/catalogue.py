@@ -101,6 +101,9 @@ CATALOGUE: dict[str, Entry] = {
     "not_group_owner": Entry(
         403, _("Not the group's owner"), _("Only a group's owner creates its tournaments.")
     ),
+    "tournament_not_joined": Entry(
+        403, _("Not an entrant"), _("Join the tournament before playing it.")
+    ),
     "hints_not_allowed": Entry(
         403,
         _("Hints not allowed"),
@@ -190,6 +193,14 @@ CATALOGUE: dict[str, Entry] = {
             "once its day is published."
         ),
     ),
+    "live_tournament_deal": Entry(
+        409,
+        _("Live tournament deal"),
+        _(
+            "This deal is the deal of a tournament that has not ended; it can be practised "
+            "once the tournament is over."
+        ),
+    ),
     "username_taken": Entry(
         409, _("Username taken"), _("That username is taken, or could pass for a name that is.")
     ),
@@ -210,6 +221,30 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "tournament_full": Entry(
         409, _("Tournament full"), _("The tournament has no room for another player.")
+    ),
+    "tournament_not_seeded": Entry(
+        409,
+        _("Not a seeded tournament"),
+        _("This tournament is played on the daily deals: start today's daily."),
+    ),
+    "tournament_not_started": Entry(
+        409, _("Tournament not started"), _("The tournament's window has not opened yet.")
+    ),
+    "tournament_over": Entry(409, _("Tournament over"), _("The tournament's window is over.")),
+    "tournament_deal_not_ready": Entry(
+        409,
+        _("Tournament deal not ready"),
+        _("The tournament's deal is still being prepared; try again in a minute."),
+    ),
+    "tournament_deal_not_published": Entry(
+        409,
+        _("Tournament deal not published"),
+        _("The tournament's deal is shown once the tournament has ended."),
+    ),
+    "tournament_attempts_used": Entry(
+        409,
+        _("Attempts used up"),
+        _("You have started every attempt this tournament allows."),
     ),
     # --- 422: understood, but refused -------------------------------------------------------
     "illegal_move": Entry(422, _("Illegal move"), _("Illegal move (%(rule)s): %(rule_text)s")),

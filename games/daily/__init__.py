@@ -13,8 +13,12 @@ One package, one concern per module:
 ``tasks``          the Celery tasks (beat: today and ``DAILY_DAYS_AHEAD`` days ahead)
 ``clock``          the UTC day
 ``window``         the ranked window of a day: its deadline, and when the day is public
-``live``           the live dailies (not yet public): is a deck one of them, in any disguise
+``live``           the live dailies (not yet public): is a deck one of them, in any disguise;
+                   other apps' live event deals join them through ``games.events``
 =================  ==========================================================================
+
+The candidates, the search and the lock also serve another series of deals, a tournament's
+own (``secret_seed``, ``search_candidates``, ``named_lock``: docs/tournaments.md).
 
 Settings (declared in ``config/settings.py``): ``DAILY_SECRET``, ``DAILY_DAYS_AHEAD``,
 ``DAILY_MAX_ATTEMPTS`` (50), ``DAILY_SCREEN_NODES`` (50 000), ``DAILY_PAR_SECONDS`` (0.5),
@@ -26,11 +30,11 @@ What other code uses is imported here; the tasks are not (``CELERY_IMPORTS`` reg
 
 from __future__ import annotations
 
-from .candidates import candidate_deck, candidate_seed
+from .candidates import candidate_deck, candidate_seed, secret_seed
 from .clock import utc_today
-from .live import is_live_daily, live_daily_keys
-from .locking import DealLocked, day_lock, lock_key
-from .search import SolverFailed
+from .live import is_live_daily, live_daily_keys, live_deal_kind
+from .locking import DealLocked, day_lock, lock_key, named_lock
+from .search import SolverFailed, search_candidates
 from .selectors import days_ahead_ready, missing_presets, stored_deal, stored_deals
 from .service import daily_deal, daily_deals, get_or_prepare_day, prepare, prepare_deal
 from .window import first_unpublished_day, is_published, ranked_deadline
@@ -49,11 +53,15 @@ __all__ = [
     "is_live_daily",
     "is_published",
     "live_daily_keys",
+    "live_deal_kind",
     "lock_key",
     "missing_presets",
+    "named_lock",
     "prepare",
     "prepare_deal",
     "ranked_deadline",
+    "search_candidates",
+    "secret_seed",
     "stored_deal",
     "stored_deals",
     "utc_today",

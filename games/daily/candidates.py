@@ -26,9 +26,17 @@ CANDIDATE_VERSION = "v1"
 def candidate_seed(day: dt.date, preset: str, attempt: int) -> int:
     """The engine seed of candidate ``attempt`` of (``day``, ``preset``): see the module doc."""
     engine.get_rules(preset)  # unknown presets are an error, not a silent candidate
+    return secret_seed(f"haven-daily:{CANDIDATE_VERSION}:{day.isoformat()}:{preset}", attempt)
+
+
+def secret_seed(label: str, attempt: int) -> int:
+    """The engine seed of candidate ``attempt`` of a series named ``label``: the HMAC of
+    ``"<label>:<attempt>"`` keyed with ``DAILY_SECRET`` (module doc). The dailies' series are
+    ``haven-daily:v1:<day>:<preset>``; another series (a tournament's own deals) names
+    itself differently, so no two series share a candidate."""
     if isinstance(attempt, bool) or not isinstance(attempt, int) or attempt < 0:
         raise ValueError("attempt is an integer ≥ 0")
-    message = f"haven-daily:{CANDIDATE_VERSION}:{day.isoformat()}:{preset}:{attempt}"
+    message = f"{label}:{attempt}"
     digest = hmac.new(settings.DAILY_SECRET.encode(), message.encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 

@@ -56,7 +56,27 @@ def _uses_postgres() -> bool:
 def day_lock(day: dt.date, preset: str, timeout: float | None = None) -> Iterator[None]:
     """Hold the (day, preset) lock; wait at most ``timeout`` seconds (None: as long as it
     takes), then raise :class:`DealLocked`."""
-    key = lock_key(day, preset)
+    with held(lock_key(day, preset), f"daily {preset} {day}", timeout):
+        yield
+
+
+def named_lock_key(name: str) -> int:
+    """A signed 64-bit advisory-lock key for another series of deals (``name``: e.g. a
+    tournament's), never equal to a daily's by construction of its prefix."""
+    digest = hashlib.blake2b(f"haven-deal-lock:{name}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+@contextmanager
+def named_lock(name: str, timeout: float | None = None) -> Iterator[None]:
+    """:func:`day_lock` for a series named ``name`` (a tournament's own deal)."""
+    with held(named_lock_key(name), name, timeout):
+        yield
+
+
+@contextmanager
+def held(key: int, what: str, timeout: float | None) -> Iterator[None]:
+    """Hold advisory lock ``key`` (module doc); ``what`` names it in errors and logs."""
     deadline = None if timeout is None else time.monotonic() + timeout
     if _uses_postgres():
         with connection.cursor() as cursor:
@@ -65,7 +85,7 @@ def day_lock(day: dt.date, preset: str, timeout: float | None = None) -> Iterato
                 if cursor.fetchone()[0]:
                     break
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise DealLocked(f"daily {preset} {day} is being prepared elsewhere")
+                    raise DealLocked(f"{what} is being prepared elsewhere")
                 time.sleep(LOCK_POLL_SECONDS)
         try:
             yield
@@ -74,13 +94,13 @@ def day_lock(day: dt.date, preset: str, timeout: float | None = None) -> Iterato
                 with connection.cursor() as cursor:
                     cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
             except Exception:  # the connection is gone, and the session's locks with it
-                log.warning("could not unlock daily %s %s", preset, day, exc_info=True)
+                log.warning("could not unlock %s", what, exc_info=True)
     else:
         with _local_locks_guard:
             lock = _local_locks.setdefault(key, threading.Lock())
         wait = -1 if timeout is None else max(timeout, 0)
         if not lock.acquire(timeout=wait):
-            raise DealLocked(f"daily {preset} {day} is being prepared elsewhere")
+            raise DealLocked(f"{what} is being prepared elsewhere")
         try:
             yield
         finally:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
@@ -50,7 +51,7 @@ from django.conf import settings
 from games import engine
 from games.models import Source, Verdict
 
-from .candidates import candidate_deck, candidate_seed
+from .candidates import candidate_seed
 
 log = logging.getLogger(__name__)
 
@@ -128,11 +129,18 @@ _par_budget: ContextVar[float | None] = ContextVar("daily_par_budget", default=N
 
 
 class _Search:
-    """One (day, preset): candidates tried in order, each verdict kept for ``Deal.attempts``."""
+    """One series of candidates (a (day, preset), or a tournament's): tried in order, each
+    verdict kept for ``Deal.attempts``. ``seed_of(n)`` is candidate ``n``'s engine seed;
+    ``label`` names the series in the logs."""
 
-    def __init__(self, day: dt.date, preset: str, deadline: float | None) -> None:
-        self.day, self.preset, self.deadline = day, preset, deadline
-        self.rules = engine.get_rules(preset)
+    def __init__(
+        self,
+        rules: engine.Rules,
+        seed_of: Callable[[int], int],
+        label: str,
+        deadline: float | None,
+    ) -> None:
+        self.rules, self.seed_of, self.label, self.deadline = rules, seed_of, label, deadline
         self.budget = float(settings.SOLVER_BUDGET_SECONDS)
         self.tried: dict[int, dict[str, Any]] = {}  # attempt -> its latest verdict record
 
@@ -152,14 +160,12 @@ class _Search:
         seconds = self.time_left()
         if seconds < MIN_SOLVE_SECONDS:
             return None
-        deck = candidate_deck(self.day, self.preset, attempt)
+        deck = engine.deck_from_seed(self.seed_of(attempt))
         par = _par_budget.set(par_seconds() if shorten else None)
         try:
             result = _solve(self.rules, deck, seconds, node_budget, shorten)
         except Exception as error:  # a solver bug must not stop the day: skip the candidate
-            log.exception(
-                "daily %s %s: solver failed on candidate %d", self.preset, self.day, attempt
-            )
+            log.exception("%s: solver failed on candidate %d", self.label, attempt)
             self.tried[attempt] = {
                 "attempt": attempt, "verdict": "error", "error": repr(error)[:300],
                 "nodes": None, "seconds": None, "pass": stage,
@@ -189,10 +195,17 @@ class _Search:
         self, attempt: int, verdict: str, solution: list, nodes: Any, seconds: Any
     ) -> dict[str, Any]:
         rejected = [self.tried[n] for n in sorted(self.tried) if n != attempt]
-        return _fields(
-            self.day, self.preset, attempt, verdict, rejected,
-            solution=solution, nodes=nodes, seconds=seconds,
-        )  # fmt: skip
+        seed = self.seed_of(attempt)
+        return {
+            "deck": engine.format_deck(engine.deck_from_seed(seed)),
+            "seed": seed,
+            "verdict": verdict,
+            "par": len(solution) if verdict == Verdict.WINNABLE else None,
+            "solution": solution,
+            "attempts": rejected,
+            "solver_nodes": nodes,
+            "solver_seconds": seconds,
+        }
 
 
 def search_day(day: dt.date, preset: str, deadline: float | None) -> dict[str, Any]:
@@ -201,7 +214,30 @@ def search_day(day: dt.date, preset: str, deadline: float | None) -> dict[str, A
     ``deadline`` (a ``time.monotonic()`` value) bounds the whole search (on demand);
     None: the workers' way, every solve gets the full budget and the cap is the only limit.
     """
-    search = _Search(day, preset, deadline)
+    rules = engine.get_rules(preset)
+    found = search_candidates(
+        rules, lambda n: candidate_seed(day, preset, n), f"daily {preset} {day}", deadline
+    )
+    return {
+        "preset": preset,
+        "options": dict(rules.options),
+        "source": Source.DAILY,
+        "date": day,
+        **found,
+    }
+
+
+def search_candidates(
+    rules: engine.Rules,
+    seed_of: Callable[[int], int],
+    label: str,
+    deadline: float | None,
+) -> dict[str, Any]:
+    """Search a series of candidates (``seed_of(n)``: candidate ``n``'s seed) for a
+    winnable deal, as the daily's search does (module doc): the deal's fields (``deck``,
+    ``seed``, ``verdict``, ``par``, ``solution``, ``attempts``, the solver's figures),
+    without its source or preset. The dailies and the tournaments' own deals use it."""
+    search = _Search(rules, seed_of, label, deadline)
     cap = max_attempts()
     out_of_time = False
     # Pass 1: screen candidates in order with a small, machine-independent node budget,
@@ -237,7 +273,7 @@ def search_day(day: dt.date, preset: str, deadline: float | None) -> dict[str, A
                 )
     # Nothing winnable: say so, and never store a deck proven unwinnable.
     if search.tried and all(a["verdict"] == "error" for a in search.tried.values()):
-        raise SolverFailed(f"the solver failed on every candidate of daily {preset} {day}")
+        raise SolverFailed(f"the solver failed on every candidate of {label}")
     undecided = [n for n in sorted(search.tried) if search.tried[n]["verdict"] == Verdict.UNKNOWN]
     if undecided:
         chosen = undecided[0]
@@ -247,40 +283,12 @@ def search_day(day: dt.date, preset: str, deadline: float | None) -> dict[str, A
         nodes = seconds = None
     if out_of_time:
         log.warning(
-            "daily %s %s: time budget spent after %d candidates; storing candidate %d as unknown",
-            preset, day, len(search.tried), chosen,
+            "%s: time budget spent after %d candidates; storing candidate %d as unknown",
+            label, len(search.tried), chosen,
         )  # fmt: skip
     else:
         log.error(
-            "daily %s %s: no winnable deal in %d candidates; storing candidate %d as unknown",
-            preset, day, len(search.tried), chosen,
+            "%s: no winnable deal in %d candidates; storing candidate %d as unknown",
+            label, len(search.tried), chosen,
         )  # fmt: skip
     return search.fields(chosen, Verdict.UNKNOWN, [], nodes, seconds)
-
-
-def _fields(
-    day: dt.date,
-    preset: str,
-    attempt: int,
-    verdict: str,
-    rejected: list[dict[str, Any]],
-    *,
-    solution: list[dict[str, Any]],
-    nodes: int | None,
-    seconds: float | None,
-) -> dict[str, Any]:
-    seed = candidate_seed(day, preset, attempt)
-    return {
-        "preset": preset,
-        "options": dict(engine.get_rules(preset).options),
-        "deck": engine.format_deck(engine.deck_from_seed(seed)),
-        "seed": seed,
-        "source": Source.DAILY,
-        "date": day,
-        "verdict": verdict,
-        "par": len(solution) if verdict == Verdict.WINNABLE else None,
-        "solution": solution,
-        "attempts": rejected,
-        "solver_nodes": nodes,
-        "solver_seconds": seconds,
-    }

@@ -97,9 +97,10 @@ def hint(play_id: uuid.UUID | str, player: AbstractBaseUser) -> dict[str, Any]:
         )
     if play.finished:
         raise DomainError("play_finished", f"this play is over ({play.status})")
-    if daily.is_live_daily(engine.parse_deck(play.deal.deck)):
+    kind = daily.live_deal_kind(engine.parse_deck(play.deal.deck))
+    if kind is not None:
         # A practice play started before its deal became a daily (or with its deck).
-        raise services.live_daily_refusal()
+        raise services.live_deal_refusal(kind)
     state = engine.state_from_json(services.rules_of(play), play.state)
     found, cached = cached_or_solved(state)
     answer = {"result": found["result"], "move": found["move"], "seq": play.seq, "cached": cached}

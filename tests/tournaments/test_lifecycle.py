@@ -99,8 +99,12 @@ def test_a_join_after_the_window_is_tournament_closed(db):
     group = _group_with(owner, late)
     now = timezone.now()
     tournament = services.create(
-        owner, group.pk, name="closed", preset="easthaven",
-        starts_at=now - dt.timedelta(hours=3), ends_at=now + dt.timedelta(hours=1),
+        owner,
+        group.pk,
+        name="closed",
+        preset="easthaven",
+        starts_at=now - dt.timedelta(hours=3),
+        ends_at=now + dt.timedelta(hours=1),
         join_until=now - dt.timedelta(hours=2),
     )
     answer = client_for(late).post(f"/api/v1/tournaments/{tournament.pk}/join")
@@ -115,8 +119,13 @@ def test_an_over_cap_join_is_tournament_full(db):
     group = _group_with(owner, *players)
     now = timezone.now()
     tournament = services.create(
-        owner, group.pk, name="small", preset="easthaven", max_players=2,
-        starts_at=now, ends_at=now + dt.timedelta(hours=1),
+        owner,
+        group.pk,
+        name="small",
+        preset="easthaven",
+        max_players=2,
+        starts_at=now,
+        ends_at=now + dt.timedelta(hours=1),
     )
     url = f"/api/v1/tournaments/{tournament.pk}/join"
     assert [client_for(p).post(url).status_code for p in players[:2]] == [201, 201]

@@ -124,6 +124,7 @@ class PlaysView(generics.GenericAPIView):
                 "invalid_option",
                 "daily_over",
                 "live_daily_deal",
+                "live_tournament_deal",
                 "invalid_idempotency_key",
                 "daily_not_available",
                 "already_played",

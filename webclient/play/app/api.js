@@ -260,4 +260,9 @@ export class Api {
   joinTournament(id) {
     return this.post(`/api/v1/tournaments/${id}/join`);
   }
+
+  // A ranked play of a seeded tournament's own deal (docs/tournaments.md).
+  playTournament(id) {
+    return this.post(`/api/v1/tournaments/${id}/plays`);
+  }
 }

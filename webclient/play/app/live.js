@@ -137,7 +137,7 @@ export function tournamentsScreen(app) {
   return { el: root, destroy() {} };
 }
 
-// #/tournaments/<id>: the standing, live while it runs.
+// #/tournaments/<id>: the standing, live while it runs; a seeded one's own deal to play.
 export function tournamentScreen(app, id) {
   const root = h("section", { class: "screen tournament" }, h("p", { class: "loading" }, t("loading")));
   const standings = h("div", { class: "standings" });
@@ -151,21 +151,36 @@ export function tournamentScreen(app, id) {
         : h("p", { class: "muted" }, t("board_empty")),
     );
   };
-  app.api
-    .tournament(id)
-    .then((x) => {
+  // A seeded tournament's own deal is played from here: a ranked play, then the play screen.
+  const playable = (x) => x.deal_rule === "seeded" && x.joined && x.status === "running";
+  const play = async (tournamentId) => {
+    try {
+      const started = await app.api.playTournament(tournamentId);
+      location.hash = `#/play/${started.id}`;
+    } catch (error) {
+      root.prepend(h("div", { class: "message error" }, (error.data && error.data.detail) || String(error)));
+    }
+  };
+  // Joining re-reads the tournament in place: a reload would sign the player out (the
+  // token lives in the page only).
+  const join = async () => {
+    try {
+      await app.api.joinTournament(id);
+      if (live) live.close();
+      live = null;
+      await load();
+    } catch (error) {
+      root.prepend(h("div", { class: "message error" }, (error.data && error.data.detail) || String(error)));
+    }
+  };
+  const load = () =>
+    app.api.tournament(id).then((x) => {
       clear(
         root,
         h("h2", {}, x.name),
         h("p", { class: "status" }, t(`tournament_${x.status}`), " · ", t("entrants", { n: x.entrants })),
-        x.joined ? null : h("button", { class: "btn join", onclick: async () => {
-          try {
-            await app.api.joinTournament(id);
-            location.reload();
-          } catch (error) {
-            root.prepend(h("div", { class: "message error" }, (error.data && error.data.detail) || String(error)));
-          }
-        } }, t("join")),
+        x.joined ? null : h("button", { class: "btn join", onclick: join }, t("join")),
+        playable(x) ? h("button", { class: "btn primary play-tournament", onclick: () => play(x.id) }, t("play_tournament")) : null,
         h("h3", {}, t("standings")),
         standings,
       );
@@ -177,7 +192,7 @@ export function tournamentScreen(app, id) {
           fromPoll: (doc) => doc,
         });
       }
-    })
-    .catch((error) => clear(root, h("div", { class: "message error" }, String(error))));
+    });
+  load().catch((error) => clear(root, h("div", { class: "message error" }, String(error))));
   return { el: root, destroy: () => live && live.close() };
 }

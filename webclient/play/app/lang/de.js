@@ -65,4 +65,5 @@ export default {
   live_board: "Live-Bestenliste", live_rank: "Du bist Platz {n}", standings: "Tabelle", join: "Teilnehmen", joined: "Dabei",
   entrants: "{n} Spieler", no_tournaments: "Gerade gibt es kein Turnier zum Mitmachen.",
   tournament_upcoming: "Beginnt bald", tournament_running: "Läuft", tournament_closed: "Beendet, Ergebnis folgt", tournament_final: "Endstand",
+  play_tournament: "Turnierspiel spielen",
 };

@@ -65,4 +65,5 @@ export default {
   live_board: "Live board", live_rank: "You are #{n}", standings: "Standings", join: "Join", joined: "Joined",
   entrants: "{n} players", no_tournaments: "No tournaments to join right now.",
   tournament_upcoming: "Starts soon", tournament_running: "Running", tournament_closed: "Closed, results coming", tournament_final: "Final",
+  play_tournament: "Play the tournament's deal",
 };

@@ -75,4 +75,5 @@ export default {
   live_board: "Рейтинг в реальном времени", live_rank: "Вы на {n}-м месте", standings: "Таблица", join: "Участвовать", joined: "Вы участвуете",
   entrants: "Игроков: {n}", no_tournaments: "Сейчас нет турниров, в которых можно участвовать.",
   tournament_upcoming: "Скоро начнётся", tournament_running: "Идёт", tournament_closed: "Завершён, итоги скоро", tournament_final: "Итоги",
+  play_tournament: "Играть раздачу турнира",
 };
