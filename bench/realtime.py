@@ -40,6 +40,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from bench.procstat import free_port, loadavg, percentile  # noqa: E402
 
+#: The server's ASGI application: the streams served directly (past Django's middleware
+#: threads), or the old path, every request through Django's handler and stack.
+APPS = {"direct": "config.asgi:application", "django": "config.asgi:django_application"}
+
 
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -147,7 +151,7 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
     server = subprocess.Popen(
         [
             str(Path(sys.executable).parent / "uvicorn"),
-            "config.asgi:application",
+            APPS[args.via],
             "--host",
             "127.0.0.1",
             "--port",
@@ -160,7 +164,7 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=open(args.server_log, "ab") if args.server_log else subprocess.DEVNULL,  # noqa: SIM115
         stderr=subprocess.STDOUT,
         preexec_fn=lambda: raise_fd_limit(args.clients + 1000),
     )
@@ -290,6 +294,13 @@ def main() -> None:
         default=0.1,
         help="the server's REALTIME_COALESCE_SECONDS (0: every update, the old path)",
     )
+    parser.add_argument(
+        "--via",
+        choices=sorted(APPS),
+        default="direct",
+        help="direct: streams past Django's middleware (config.direct_asgi); django: the old path",
+    )
+    parser.add_argument("--server-log", help="append the server's output to this file")
     args = parser.parse_args()
     if args.quick:
         args.clients, args.watchers, args.seconds = 500, 50, 10.0

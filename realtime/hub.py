@@ -14,8 +14,11 @@ any of them). Each fanned-out event is one object, so its JSON is parsed once pe
 are never held back, and a held one goes out before them, in order.
 
 Redis failing under a reader ends every subscription of the channel with :data:`LOST`
-(their streams then tell the clients to poll). A client too slow to keep up (its queue
-full) gets :data:`OVERFLOW` and is disconnected; it resumes from its last id.
+(their streams then tell the clients to poll), unless the failure passes: a timeout or a
+dropped connection is read again from the last id within about a second
+(:func:`links.retrying`); a Redis that refuses connections (down) ends them at once. A
+client too slow to keep up (its queue full) gets :data:`OVERFLOW` and is disconnected; it
+resumes from its last id.
 """
 
 from __future__ import annotations
@@ -27,13 +30,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-import redis
-import redis.asyncio as aioredis
 from django.conf import settings
+
+from . import links
 
 log = logging.getLogger(__name__)
 
-BLOCK_MS = 5000
 QUEUE_SIZE = 256
 #: Events that each carry a channel's whole state: only the latest matters.
 COALESCED = frozenset({"board", "standings"})
@@ -56,25 +58,6 @@ class Event:
 LOST = Event("", "lost", "")
 OVERFLOW = Event("", "overflow", "")
 
-_clients: dict[int, aioredis.Redis] = {}
-
-
-def connection() -> aioredis.Redis:
-    """This event loop's Redis client (a blocked ``XREAD`` must outlast its block time)."""
-    loop = asyncio.get_running_loop()
-    found = _clients.get(id(loop))
-    if found is None:
-        found = aioredis.Redis.from_url(
-            settings.REDIS_URL,
-            protocol=2,
-            socket_connect_timeout=settings.REALTIME_REDIS_CONNECT_TIMEOUT or 0.5,
-            socket_timeout=BLOCK_MS / 1000 + 5,
-            decode_responses=True,
-        )
-        _clients[id(loop)] = found
-    return found
-
-
 def event_of(entry_id: str, fields: dict[str, str]) -> Event:
     return Event(entry_id, fields.get("event", "message"), fields.get("data", "{}"))
 
@@ -90,15 +73,19 @@ class _Reader:
     timer: asyncio.TimerHandle | None = None
 
     async def run(self) -> None:
-        conn = connection()
+        conn = links.reader_client()
+
+        async def read() -> Any:  # from the last id seen: a retry misses nothing
+            return await conn.xread({self.channel: self.last}, count=100, block=links.BLOCK_MS)
+
         try:
             while self.queues:
-                found = await conn.xread({self.channel: self.last}, count=100, block=BLOCK_MS)
+                found = await links.retrying(read, f"the reader of {self.channel}")
                 for _, entries in found or []:
                     for entry_id, fields in entries:
                         self.last = entry_id
                         self._receive(event_of(entry_id, fields))
-        except (redis.RedisError, OSError) as error:
+        except links.FAILURES as error:
             log.warning("realtime: reader of %s lost Redis: %s", self.channel, error)
             self._flush()
             for queue in list(self.queues):
@@ -161,7 +148,9 @@ _readers: dict[str, _Reader] = {}
 
 async def last_id(channel: str) -> str:
     """The id of the channel's newest event ("0-0" for none yet)."""
-    newest = await connection().xrevrange(channel, count=1)
+    newest = await links.retrying(
+        lambda: links.command_client().xrevrange(channel, count=1), f"the newest id of {channel}"
+    )
     return newest[0][0] if newest else "0-0"
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
-from . import hub
+from . import hub, links
 from .publishing import encode
 
 #: Turns a channel's event into what this client receives (None: skip it).
@@ -64,7 +64,7 @@ async def stream(
     personalise: Personalise | None,
     poll: str,
 ) -> AsyncIterator[str]:
-    conn = hub.connection()
+    conn = links.command_client()
     try:
         queue = await hub.subscribe(channel)
     except Exception:  # Redis unavailable: say so and end (the client polls)
@@ -74,10 +74,14 @@ async def stream(
         sent = last_event_id if valid_id(last_event_id) else ""
         try:
             if sent:
-                oldest = await conn.xrange(channel, count=1)
+                oldest = await links.retrying(
+                    lambda: conn.xrange(channel, count=1), f"the oldest id of {channel}"
+                )
                 if oldest and _id_key(oldest[0][0]) > _id_key(sent) and snapshot:
                     yield frame("snapshot", encode(await snapshot()))  # history lost
-                backlog = await conn.xrange(channel, min=f"({sent}")
+                backlog = await links.retrying(
+                    lambda: conn.xrange(channel, min=f"({sent}"), f"the history of {channel}"
+                )
             else:
                 backlog = []
                 sent = await hub.last_id(channel)

@@ -17,6 +17,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from config.direct_asgi import served_directly
 from config.errors import DomainError
 from config.web.params import parse_day
 from config.web.problems import Problem, domain_problem, problem_response, translated
@@ -162,8 +163,11 @@ async def _empty() -> dict[str, Any]:
 
 def stream_view(view: Callable[..., Any]) -> Callable[..., Any]:
     """Streams are GET only (HEAD too: the headers of a stream). No cookie opens one, so
-    CSRF has nothing to guard: another method gets its 405, not the CSRF refusal."""
+    CSRF has nothing to guard: another method gets its 405, not the CSRF refusal. Under
+    uvicorn a GET or HEAD skips Django's middleware stack (:mod:`config.direct_asgi`:
+    no thread per open stream); the view authenticates itself."""
 
+    @served_directly
     @csrf_exempt
     async def only_get(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method not in ("GET", "HEAD"):
