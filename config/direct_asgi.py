@@ -17,7 +17,8 @@ for such a request:
   a URL with a control character (400 ``invalid_url``), an oversized body (413), the
   ``?lang`` / ``Accept-Language`` choice (a problem's language, ``Content-Language``,
   400 ``unsupported_language``), the HTTPS redirect and HSTS (``SecurityMiddleware``),
-  CORS headers, and the security headers and CSP (``config.web.security``);
+  compression of a problem (``Vary``; never of a stream), CORS headers, and the security
+  headers and CSP (``config.web.security``), each in the stack's order;
 * not sessions, CSRF, messages, the cookie user or static files: a marked view takes no
   cookie, writes nothing and authenticates itself (``realtime.access``).
 
@@ -45,6 +46,7 @@ from django.urls import Resolver404, resolve
 from config.observability import context
 from config.observability.middleware import RequestObservabilityMiddleware
 from config.web.middleware import (
+    CompressionMiddleware,
     LanguageMiddleware,
     body_size_refusal,
     control_character_refusal,
@@ -79,35 +81,57 @@ def _unused(request: HttpRequest) -> HttpResponse:
     raise AssertionError("the direct path calls the middleware's hooks, not the middleware")
 
 
+Before = Callable[[HttpRequest], HttpResponseBase | None]
+After = Callable[[HttpRequest, HttpResponseBase], HttpResponseBase]
+
+
+def _host_refusal(request: HttpRequest) -> HttpResponseBase | None:
+    """``CommonMiddleware``'s host check (``ALLOWED_HOSTS``), a 400 as Django makes it."""
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return bad_request(request)
+    return None
+
+
 class _Stack:
-    """The hooks of the middleware a directly served view still needs, built once."""
+    """The hooks of the middleware a directly served view still needs, outermost first,
+    as ``MIDDLEWARE`` orders them: each layer's check on the way in (a refusal stops
+    there) and its headers on the way out (only the layers the request passed, innermost
+    first, as Django unwinds them)."""
 
     def __init__(self) -> None:
         self.observability = RequestObservabilityMiddleware(_unused)
-        self.security = SecurityMiddleware(_unused)
-        self.language = LanguageMiddleware(_unused)
-        self.cors = CorsMiddleware(_unused)
-        self.headers = SecurityHeadersMiddleware(_unused)
+        headers = SecurityHeadersMiddleware(_unused)
+        cors = CorsMiddleware(_unused)
+        security = SecurityMiddleware(_unused)
+        compression = CompressionMiddleware(_unused)  # never an event stream
+        language = LanguageMiddleware(_unused)
+        self.layers: list[tuple[Before | None, After | None]] = [
+            (None, headers.fill),  # type: ignore[list-item]
+            (cors.check_preflight, cors.add_response_headers),
+            (control_character_refusal, None),
+            (security.process_request, security.process_response),
+            (None, compression.process_response),
+            (language.process_request, language.process_response),
+            (body_size_refusal, None),
+            (_host_refusal, None),
+        ]
 
-    def refusal(self, request: HttpRequest) -> HttpResponseBase | None:
-        """What the stack would answer before the view (None: call the view)."""
-        try:
-            request.get_host()
-        except DisallowedHost:
-            return bad_request(request)
-        return (
-            control_character_refusal(request)
-            or body_size_refusal(request)
-            or self.security.process_request(request)
-            or self.language.process_request(request)
-        )
-
-    def finish(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        """The headers the stack adds on the way out, innermost first."""
-        response = self.language.process_response(request, response)
-        response = self.security.process_response(request, response)
-        response = self.cors.add_response_headers(request, response)
-        return self.headers.fill(request, response)  # type: ignore[arg-type]
+    async def respond(self, request: HttpRequest, match: Any) -> HttpResponseBase:
+        response: HttpResponseBase | None = None
+        passed = 0
+        for before, _ in self.layers:
+            passed += 1
+            response = before(request) if before is not None else None
+            if response is not None:
+                break
+        if response is None:
+            response = await _call(match, request)
+        for _, after in reversed(self.layers[:passed]):
+            if after is not None:
+                response = after(request, response)
+        return response
 
 
 class DirectRouter:
@@ -146,10 +170,7 @@ class DirectRouter:
         tokens = context.bind(request_id=request_id, user_id=None, play_id=None, route=None)
         try:
             context.bind(route=match.route)
-            response = self.stack.refusal(request)
-            if response is None:
-                response = await _call(match, request)
-            response = self.stack.finish(request, response)
+            response = await self.stack.respond(request, match)
             response[context.HEADER] = request_id
             self.stack.observability.finish(request, response, time.perf_counter() - start)
         finally:
