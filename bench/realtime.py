@@ -89,6 +89,8 @@ def start_server(args: argparse.Namespace, port: int) -> subprocess.Popen:
     command = [str(Path(sys.executable).parent / "uvicorn"), APPS[args.via]]
     command += ["--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
     command += ["--backlog", "4096", "--timeout-graceful-shutdown", "1"]
+    if args.plain_uvicorn:  # as without uvloop and httptools installed
+        command += ["--loop", "asyncio", "--http", "h11"]
     if args.workers > 1:
         command += ["--workers", str(args.workers)]
     return subprocess.Popen(
@@ -178,10 +180,12 @@ async def main_async(args: argparse.Namespace, token: str, redis_server: subproc
         await asyncio.sleep(2.0)
         idle_rss = sum(rss_kib(pid) for pid in server_pids(server))
         per_conn = (idle_rss - base_rss) / max(1, held)
+        plain = ", plain uvicorn" if args.plain_uvicorn else ""
         print(
             f"connected {held}/{args.clients} streams ({ready} with their snapshot) in "
             f"{ramp:.1f} s from {count} client processes; server ({args.via}, "
-            f"{args.workers} worker(s)) RSS {base_rss / 1024:.0f} → {idle_rss / 1024:.0f} MiB: "
+            f"{args.workers} worker(s){plain}) RSS {base_rss / 1024:.0f} → "
+            f"{idle_rss / 1024:.0f} MiB: "
             f"{per_conn:.1f} KiB per idle stream; load {loadavg()}",
             flush=True,
         )
@@ -278,6 +282,11 @@ def main() -> None:
         "--client-processes", type=int, default=2, help="processes the clients are split over"
     )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument(
+        "--plain-uvicorn",
+        action="store_true",
+        help="asyncio's loop and h11 (uvicorn's choice without uvloop and httptools)",
+    )
     parser.add_argument("--server-log", help="append the server's output to this file")
     args = parser.parse_args()
     if args.quick:

@@ -57,6 +57,7 @@ class Event:
 
 LOST = Event("", "lost", "")
 OVERFLOW = Event("", "overflow", "")
+KEEP_ALIVE = Event("", "keep-alive", "")
 
 def event_of(entry_id: str, fields: dict[str, str]) -> Event:
     return Event(entry_id, fields.get("event", "message"), fields.get("data", "{}"))
@@ -71,6 +72,7 @@ class _Reader:
     pending: Event | None = None  # the latest whole-state event held back
     flushed_at: float = float("-inf")  # the loop's time of the last one sent
     timer: asyncio.TimerHandle | None = None
+    delivered_at: float = 0.0  # the loop's time of the last event or keep-alive sent
 
     async def run(self) -> None:
         conn = links.reader_client()
@@ -123,6 +125,7 @@ class _Reader:
             self._deliver(event)
 
     def _deliver(self, event: Event) -> None:
+        self.delivered_at = asyncio.get_running_loop().time()
         for queue in list(self.queues):
             if not _put(queue, event):
                 self.queues.discard(queue)
@@ -144,6 +147,28 @@ def _force(queue: asyncio.Queue[Event], event: Event) -> None:
 
 
 _readers: dict[str, _Reader] = {}
+_keep_alives: dict[int, asyncio.Task[None]] = {}
+
+
+async def _keep_alive() -> None:
+    """Every ``REALTIME_KEEPALIVE_SECONDS``, a keep-alive to the subscribers of each channel
+    silent for that long (one timer per process, not one wait per client and event: a
+    client hears something at least every two periods)."""
+    loop = asyncio.get_running_loop()
+    period = float(settings.REALTIME_KEEPALIVE_SECONDS)
+    while _readers:
+        await asyncio.sleep(period)
+        now = loop.time()
+        for reader in list(_readers.values()):
+            if now - reader.delivered_at >= period:
+                reader._deliver(KEEP_ALIVE)
+
+
+def _keep_alive_running() -> None:
+    loop = asyncio.get_running_loop()
+    task = _keep_alives.get(id(loop))
+    if task is None or task.done():
+        _keep_alives[id(loop)] = loop.create_task(_keep_alive())
 
 
 async def last_id(channel: str) -> str:
@@ -166,6 +191,8 @@ async def subscribe(channel: str) -> asyncio.Queue[Event]:
         reader.queues.add(queue)
         _readers[channel] = reader
         reader.task = asyncio.create_task(reader.run())
+        reader.delivered_at = asyncio.get_running_loop().time()
+        _keep_alive_running()
     else:
         reader.queues.add(queue)
     return queue

@@ -9,7 +9,6 @@ id it already sent. An id older than the history (or unknown) first gets a fresh
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -96,7 +95,8 @@ async def stream(
             sent = entry_id
             if out is not None:
                 yield frame(out.event, out.data, out.id)
-        async for event in _live(queue):
+        while True:
+            event = await queue.get()  # keep-alives come from the hub's one timer
             if event is hub.LOST:
                 yield fallback(poll)
                 return
@@ -117,12 +117,3 @@ async def stream(
 
 async def _out(event: hub.Event, personalise: Personalise | None) -> hub.Event | None:
     return event if personalise is None else await personalise(event)
-
-
-async def _live(queue: asyncio.Queue[hub.Event]) -> AsyncIterator[hub.Event]:
-    """The queue's events, with an empty one every keep-alive period of silence."""
-    while True:
-        try:
-            yield await asyncio.wait_for(queue.get(), settings.REALTIME_KEEPALIVE_SECONDS)
-        except TimeoutError:
-            yield hub.Event("", "keep-alive", "")
