@@ -48,11 +48,26 @@ class Event:
     data: str
     #: Older whole-state events of the channel this one replaced (oldest first).
     skipped: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    #: What the channel's watchers derive from this one object once for all of them
+    #: (a viewer's variant of it, keyed by what makes it theirs).
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @cached_property
     def payload(self) -> Any:
         """The data parsed (once: every watcher of the channel shares this object)."""
         return json.loads(self.data)
+
+    @cached_property
+    def frame(self) -> bytes:
+        """The event as its text/event-stream frame (once per event object)."""
+        return frame(self.event, self.data, self.id).encode()
+
+
+def frame(event: str, data: str, event_id: str = "") -> str:
+    lines = [f"id: {event_id}"] if event_id else []
+    lines.append(f"event: {event}")
+    lines.extend(f"data: {line}" for line in data.splitlines() or [""])
+    return "\n".join(lines) + "\n\n"
 
 
 LOST = Event("", "lost", "")

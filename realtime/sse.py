@@ -15,18 +15,12 @@ from typing import Any
 from django.conf import settings
 
 from . import hub, links
+from .hub import frame
 from .publishing import encode
 
 #: Turns a channel's event into what this client receives (None: skip it).
 Personalise = Callable[[hub.Event], Awaitable[hub.Event | None]]
 Snapshot = Callable[[], Awaitable[dict[str, Any]]]
-
-
-def frame(event: str, data: str, event_id: str = "") -> str:
-    lines = [f"id: {event_id}"] if event_id else []
-    lines.append(f"event: {event}")
-    lines.extend(f"data: {line}" for line in data.splitlines() or [""])
-    return "\n".join(lines) + "\n\n"
 
 
 def retry_line() -> str:
@@ -62,7 +56,7 @@ async def stream(
     snapshot: Snapshot | None,
     personalise: Personalise | None,
     poll: str,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[str | bytes]:
     conn = links.command_client()
     try:
         queue = await hub.subscribe(channel)
@@ -110,7 +104,7 @@ async def stream(
             sent = event.id
             out = await _out(event, personalise)
             if out is not None:
-                yield frame(out.event, out.data, out.id)
+                yield out.frame  # rendered once per event (and viewer's variant) for all
     finally:
         hub.unsubscribe(channel, queue)
 
