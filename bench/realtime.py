@@ -95,7 +95,7 @@ def start_server(args: argparse.Namespace, port: int) -> subprocess.Popen:
         command += ["--workers", str(args.workers)]
     return subprocess.Popen(
         command,
-        cwd=ROOT,
+        cwd=args.server_root or ROOT,
         env=env,
         stdout=open(args.server_log, "ab") if args.server_log else subprocess.DEVNULL,  # noqa: SIM115
         stderr=subprocess.STDOUT,
@@ -286,6 +286,10 @@ def main() -> None:
         "--plain-uvicorn",
         action="store_true",
         help="asyncio's loop and h11 (uvicorn's choice without uvloop and httptools)",
+    )
+    parser.add_argument(
+        "--server-root",
+        help="serve from this checkout (e.g. an older commit's, for a same-run baseline)",
     )
     parser.add_argument("--server-log", help="append the server's output to this file")
     args = parser.parse_args()
