@@ -1,20 +1,25 @@
 """Live streams on loopback: connections one server holds, memory per idle stream, and the
 delay from a finish to its board update reaching watchers (docs/bench/realtime.md).
 
-Starts its own redis-server and one uvicorn worker (config.asgi, on the database of
-DATABASE_URL; migrated), then:
+Starts its own redis-server and uvicorn (``--workers``, default 1; config.asgi, on the
+database of DATABASE_URL; migrated), then:
 
-1. opens ``--clients`` streams in this process (asyncio sockets): ``--watchers`` of them on
-   one day's board stream, the rest idle on the player stream (most connections of a live
-   service are idle); the server's resident memory before and after gives the memory per
-   idle connection;
+1. opens ``--clients`` streams from ``--client-processes`` spawned processes (asyncio
+   sockets; bench/realtime_clients.py): ``--watchers`` of them on one day's board stream,
+   the rest idle on the player stream (most connections of a live service are idle); a
+   stream counts once its first event (the snapshot) is read; the server's resident memory
+   before and after gives the memory per idle connection;
 2. publishes ``--rate`` board updates a second for ``--seconds`` through
    ``realtime.publishing.publish`` (the path a recorded score takes: XADD to the channel),
    each stamped with its send time; every watcher timestamps each update it reads. An
    update's delay at a watcher is the time until the watcher read a state at least as new
    (with coalescing, ``--coalesce``, a burst arrives as its latest update: the earlier ones
-   of it count until then, so coalescing cannot hide a wait).
+   of it count until then, so coalescing cannot hide a wait). The CPU each side used
+   meanwhile (server, clients, publisher, Redis) is printed in cores.
 
+``--via django`` serves every request through Django's handler (the streams' old path),
+``--plain-uvicorn`` uses asyncio's loop and h11 (uvicorn without uvloop and httptools),
+``--server-root`` serves another checkout (an older commit's) for a same-run baseline.
 Bounded: connection ramp, run and drain each have a deadline; everything it started is
 stopped at the end. The last line reads
 ``realtime: C clients, p99 P ms from finish to update at R finishes/s``.
