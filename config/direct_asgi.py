@@ -70,6 +70,31 @@ SUFFIX = "/stream"
 METHODS = ("GET", "HEAD")
 
 
+#: ``MIDDLEWARE`` entries whose work the direct path does (:class:`_Stack`, same order) and
+#: those it leaves out, and why; tests/realtime/test_direct_path.py checks that together
+#: they are ``MIDDLEWARE``, so a new middleware needs a decision here.
+COVERED = (
+    "config.observability.middleware.RequestObservabilityMiddleware",
+    "config.web.security.SecurityHeadersMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "config.web.middleware.ControlCharacterURLMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "config.web.middleware.CompressionMiddleware",
+    "config.web.middleware.LanguageMiddleware",
+    "config.web.middleware.BodySizeLimitMiddleware",
+    "django.middleware.common.CommonMiddleware",  # its host check (no slashes, no www)
+)
+LEFT_OUT = {
+    "config.web.throttling.RateLimitHeadersMiddleware": "no stream is throttled",
+    "whitenoise.middleware.WhiteNoiseMiddleware": "static files, never a /stream path",
+    "django.contrib.sessions.middleware.SessionMiddleware": "a stream takes no cookie",
+    "django.middleware.csrf.CsrfViewMiddleware": "GET only, and the views are exempt",
+    "django.contrib.auth.middleware.AuthenticationMiddleware": "streams authenticate",
+    "django.contrib.messages.middleware.MessageMiddleware": "no messages",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware": "SecurityHeaders sets it",
+}
+
+
 def served_directly(view: V) -> V:
     """Mark an async view as one :class:`DirectRouter` serves without the middleware stack
     (it must authenticate itself and take no cookie)."""

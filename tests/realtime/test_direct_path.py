@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from django.conf import settings
+
+from config import direct_asgi
 
 from .conftest import start_uvicorn
 from .players import bearer, board_stream_url, make_player
@@ -117,3 +120,10 @@ def test_other_methods_and_paths_are_djangos(both):
         assert missing.status_code == 404 and missing.json()["code"] == "not_found"
         health = httpx.get(f"{server.base}/api/v1/health", timeout=10)
         assert health.status_code == 200
+
+
+def test_every_middleware_is_covered_or_left_out_on_purpose():
+    assert set(direct_asgi.COVERED).isdisjoint(direct_asgi.LEFT_OUT)
+    assert set(settings.MIDDLEWARE) == {*direct_asgi.COVERED, *direct_asgi.LEFT_OUT}
+    in_stack = [name for name in settings.MIDDLEWARE if name in direct_asgi.COVERED]
+    assert in_stack == list(direct_asgi.COVERED)  # the direct path's order is the stack's
