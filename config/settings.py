@@ -499,6 +499,12 @@ REALTIME_KEEPALIVE_SECONDS = env_float("REALTIME_KEEPALIVE_SECONDS", 15.0)
 # REDIS_CONNECT_TIMEOUT): a stream server opening hundreds at once on a busy loop missed
 # 0.1 s and told every watcher to poll; a refused connection (Redis down) still fails at once.
 REALTIME_REDIS_CONNECT_TIMEOUT = env_float("REALTIME_REDIS_CONNECT_TIMEOUT", 2.0)
+# The streams' short Redis reads (as a stream opens) share at most this many connections
+# per process; a connection storm waits for them instead of opening thousands (which Redis
+# refused past its limit). The channels' blocking readers have their own, one each.
+REALTIME_REDIS_COMMAND_CONNECTIONS = env_int_between(
+    "REALTIME_REDIS_COMMAND_CONNECTIONS", 32, 1, 1000
+)
 # A channel's whole-state events (a board's top, a tournament's standings) go out at most
 # once per this many seconds per server, the latest one carrying what the skipped ones said
 # (docs/live.md, "Coalescing"); 0 sends every event (the benchmark's baseline).

@@ -14,8 +14,11 @@ any of them). Each fanned-out event is one object, so its JSON is parsed once pe
 are never held back, and a held one goes out before them, in order.
 
 Redis failing under a reader ends every subscription of the channel with :data:`LOST`
-(their streams then tell the clients to poll). A client too slow to keep up (its queue
-full) gets :data:`OVERFLOW` and is disconnected; it resumes from its last id.
+(their streams then tell the clients to poll), unless the failure passes: a timeout or a
+dropped connection is read again from the last id within about a second
+(:func:`links.retrying`); a Redis that refuses connections (down) ends them at once. A
+client too slow to keep up (its queue full) gets :data:`OVERFLOW` and is disconnected; it
+resumes from its last id.
 """
 
 from __future__ import annotations
@@ -27,13 +30,12 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-import redis
-import redis.asyncio as aioredis
 from django.conf import settings
+
+from . import links
 
 log = logging.getLogger(__name__)
 
-BLOCK_MS = 5000
 QUEUE_SIZE = 256
 #: Events that each carry a channel's whole state: only the latest matters.
 COALESCED = frozenset({"board", "standings"})
@@ -46,34 +48,31 @@ class Event:
     data: str
     #: Older whole-state events of the channel this one replaced (oldest first).
     skipped: tuple[Event, ...] = field(default=(), compare=False, repr=False)
+    #: What the channel's watchers derive from this one object once for all of them
+    #: (a viewer's variant of it, keyed by what makes it theirs).
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     @cached_property
     def payload(self) -> Any:
         """The data parsed (once: every watcher of the channel shares this object)."""
         return json.loads(self.data)
 
+    @cached_property
+    def frame(self) -> bytes:
+        """The event as its text/event-stream frame (once per event object)."""
+        return frame(self.event, self.data, self.id).encode()
+
+
+def frame(event: str, data: str, event_id: str = "") -> str:
+    lines = [f"id: {event_id}"] if event_id else []
+    lines.append(f"event: {event}")
+    lines.extend(f"data: {line}" for line in data.splitlines() or [""])
+    return "\n".join(lines) + "\n\n"
+
 
 LOST = Event("", "lost", "")
 OVERFLOW = Event("", "overflow", "")
-
-_clients: dict[int, aioredis.Redis] = {}
-
-
-def connection() -> aioredis.Redis:
-    """This event loop's Redis client (a blocked ``XREAD`` must outlast its block time)."""
-    loop = asyncio.get_running_loop()
-    found = _clients.get(id(loop))
-    if found is None:
-        found = aioredis.Redis.from_url(
-            settings.REDIS_URL,
-            protocol=2,
-            socket_connect_timeout=settings.REALTIME_REDIS_CONNECT_TIMEOUT or 0.5,
-            socket_timeout=BLOCK_MS / 1000 + 5,
-            decode_responses=True,
-        )
-        _clients[id(loop)] = found
-    return found
-
+KEEP_ALIVE = Event("", "keep-alive", "")
 
 def event_of(entry_id: str, fields: dict[str, str]) -> Event:
     return Event(entry_id, fields.get("event", "message"), fields.get("data", "{}"))
@@ -88,17 +87,22 @@ class _Reader:
     pending: Event | None = None  # the latest whole-state event held back
     flushed_at: float = float("-inf")  # the loop's time of the last one sent
     timer: asyncio.TimerHandle | None = None
+    delivered_at: float = 0.0  # the loop's time of the last event or keep-alive sent
 
     async def run(self) -> None:
-        conn = connection()
+        conn = links.reader_client()
+
+        async def read() -> Any:  # from the last id seen: a retry misses nothing
+            return await conn.xread({self.channel: self.last}, count=100, block=links.BLOCK_MS)
+
         try:
             while self.queues:
-                found = await conn.xread({self.channel: self.last}, count=100, block=BLOCK_MS)
+                found = await links.retrying(read, f"the reader of {self.channel}")
                 for _, entries in found or []:
                     for entry_id, fields in entries:
                         self.last = entry_id
                         self._receive(event_of(entry_id, fields))
-        except (redis.RedisError, OSError) as error:
+        except links.FAILURES as error:
             log.warning("realtime: reader of %s lost Redis: %s", self.channel, error)
             self._flush()
             for queue in list(self.queues):
@@ -136,6 +140,7 @@ class _Reader:
             self._deliver(event)
 
     def _deliver(self, event: Event) -> None:
+        self.delivered_at = asyncio.get_running_loop().time()
         for queue in list(self.queues):
             if not _put(queue, event):
                 self.queues.discard(queue)
@@ -157,11 +162,35 @@ def _force(queue: asyncio.Queue[Event], event: Event) -> None:
 
 
 _readers: dict[str, _Reader] = {}
+_keep_alives: dict[int, asyncio.Task[None]] = {}
+
+
+async def _keep_alive() -> None:
+    """Every ``REALTIME_KEEPALIVE_SECONDS``, a keep-alive to the subscribers of each channel
+    silent for that long (one timer per process, not one wait per client and event: a
+    client hears something at least every two periods)."""
+    loop = asyncio.get_running_loop()
+    period = float(settings.REALTIME_KEEPALIVE_SECONDS)
+    while _readers:
+        await asyncio.sleep(period)
+        now = loop.time()
+        for reader in list(_readers.values()):
+            if now - reader.delivered_at >= period:
+                reader._deliver(KEEP_ALIVE)
+
+
+def _keep_alive_running() -> None:
+    loop = asyncio.get_running_loop()
+    task = _keep_alives.get(id(loop))
+    if task is None or task.done():
+        _keep_alives[id(loop)] = loop.create_task(_keep_alive())
 
 
 async def last_id(channel: str) -> str:
     """The id of the channel's newest event ("0-0" for none yet)."""
-    newest = await connection().xrevrange(channel, count=1)
+    newest = await links.retrying(
+        lambda: links.command_client().xrevrange(channel, count=1), f"the newest id of {channel}"
+    )
     return newest[0][0] if newest else "0-0"
 
 
@@ -177,6 +206,8 @@ async def subscribe(channel: str) -> asyncio.Queue[Event]:
         reader.queues.add(queue)
         _readers[channel] = reader
         reader.task = asyncio.create_task(reader.run())
+        reader.delivered_at = asyncio.get_running_loop().time()
+        _keep_alive_running()
     else:
         reader.queues.add(queue)
     return queue

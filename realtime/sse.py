@@ -9,25 +9,18 @@ id it already sent. An id older than the history (or unknown) first gets a fresh
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from django.conf import settings
 
-from . import hub
+from . import hub, links
+from .hub import frame
 from .publishing import encode
 
 #: Turns a channel's event into what this client receives (None: skip it).
 Personalise = Callable[[hub.Event], Awaitable[hub.Event | None]]
 Snapshot = Callable[[], Awaitable[dict[str, Any]]]
-
-
-def frame(event: str, data: str, event_id: str = "") -> str:
-    lines = [f"id: {event_id}"] if event_id else []
-    lines.append(f"event: {event}")
-    lines.extend(f"data: {line}" for line in data.splitlines() or [""])
-    return "\n".join(lines) + "\n\n"
 
 
 def retry_line() -> str:
@@ -63,8 +56,8 @@ async def stream(
     snapshot: Snapshot | None,
     personalise: Personalise | None,
     poll: str,
-) -> AsyncIterator[str]:
-    conn = hub.connection()
+) -> AsyncIterator[str | bytes]:
+    conn = links.command_client()
     try:
         queue = await hub.subscribe(channel)
     except Exception:  # Redis unavailable: say so and end (the client polls)
@@ -74,10 +67,14 @@ async def stream(
         sent = last_event_id if valid_id(last_event_id) else ""
         try:
             if sent:
-                oldest = await conn.xrange(channel, count=1)
+                oldest = await links.retrying(
+                    lambda: conn.xrange(channel, count=1), f"the oldest id of {channel}"
+                )
                 if oldest and _id_key(oldest[0][0]) > _id_key(sent) and snapshot:
                     yield frame("snapshot", encode(await snapshot()))  # history lost
-                backlog = await conn.xrange(channel, min=f"({sent}")
+                backlog = await links.retrying(
+                    lambda: conn.xrange(channel, min=f"({sent}"), f"the history of {channel}"
+                )
             else:
                 backlog = []
                 sent = await hub.last_id(channel)
@@ -92,7 +89,8 @@ async def stream(
             sent = entry_id
             if out is not None:
                 yield frame(out.event, out.data, out.id)
-        async for event in _live(queue):
+        while True:
+            event = await queue.get()  # keep-alives come from the hub's one timer
             if event is hub.LOST:
                 yield fallback(poll)
                 return
@@ -106,19 +104,10 @@ async def stream(
             sent = event.id
             out = await _out(event, personalise)
             if out is not None:
-                yield frame(out.event, out.data, out.id)
+                yield out.frame  # rendered once per event (and viewer's variant) for all
     finally:
         hub.unsubscribe(channel, queue)
 
 
 async def _out(event: hub.Event, personalise: Personalise | None) -> hub.Event | None:
     return event if personalise is None else await personalise(event)
-
-
-async def _live(queue: asyncio.Queue[hub.Event]) -> AsyncIterator[hub.Event]:
-    """The queue's events, with an empty one every keep-alive period of silence."""
-    while True:
-        try:
-            yield await asyncio.wait_for(queue.get(), settings.REALTIME_KEEPALIVE_SECONDS)
-        except TimeoutError:
-            yield hub.Event("", "keep-alive", "")

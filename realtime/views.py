@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from config.direct_asgi import served_directly
 from config.errors import DomainError
 from config.web.params import parse_day
 from config.web.problems import Problem, domain_problem, problem_response, translated
@@ -52,7 +54,7 @@ def unauthenticated(code: str) -> HttpResponse:
     return problem_of(Problem(401, code, _REFUSALS[code]))
 
 
-def _respond(request: HttpRequest, body: AsyncIterator[str] | str) -> HttpResponse:
+def _respond(request: HttpRequest, body: AsyncIterator[str | bytes] | str) -> HttpResponse:
     response: HttpResponse
     if isinstance(body, str):
         response = HttpResponse(body, content_type=EVENT_STREAM)
@@ -92,20 +94,46 @@ def _board_personaliser(ref: BoardRef, viewer: Any, mine: int | None) -> sse.Per
     fair-play decision. The event's data is spliced, not parsed and dumped per viewer."""
     state = {"me": mine}
 
-    def may_move(changed: dict[str, Any] | None, me: int | None) -> bool:
-        return (
-            changed is None
-            or changed.get("username") == viewer.username
-            or (me is not None and (changed.get("rank") or me + 1) <= me)
-        )
-
     async def personalise(event: hub.Event) -> hub.Event:
         me = state["me"]
-        if any(may_move(e.payload.get("changed"), me) for e in (*event.skipped, event)):
+        if _moves(event).may_move(viewer.username, me):
             me = state["me"] = await off_loop(events.rank_of)(ref, viewer.pk, viewer.pk)
-        return hub.Event(event.id, event.event, with_field(event.data, "me", me))
+        variant = event.memo.get(("me", me))
+        if variant is None:  # the first viewer with this rank: the others share it
+            variant = hub.Event(event.id, event.event, with_field(event.data, "me", me))
+            event.memo["me", me] = variant
+        return variant
 
     return personalise
+
+
+@dataclass(frozen=True)
+class _Moves:
+    """Who an event (and the ones it replaced) moved, worked out once per event."""
+
+    unknown: bool  # a fair-play decision: anyone may have moved
+    names: frozenset[str]
+    best_rank: int | None  # the highest place anyone moved to
+
+    def may_move(self, username: str, me: int | None) -> bool:
+        return (
+            self.unknown
+            or username in self.names
+            or (me is not None and self.best_rank is not None and self.best_rank <= me)
+        )
+
+
+def _moves(event: hub.Event) -> _Moves:
+    found = event.memo.get("moves")
+    if found is None:
+        changes = [e.payload.get("changed") for e in (*event.skipped, event)]
+        ranks = [c["rank"] for c in changes if c is not None and c.get("rank")]
+        found = event.memo["moves"] = _Moves(
+            unknown=any(c is None for c in changes),
+            names=frozenset(c.get("username") for c in changes if c is not None),
+            best_rank=min(ranks) if ranks else None,
+        )
+    return found  # type: ignore[no-any-return]
 
 
 def with_field(data: str, name: str, value: Any) -> str:
@@ -162,8 +190,11 @@ async def _empty() -> dict[str, Any]:
 
 def stream_view(view: Callable[..., Any]) -> Callable[..., Any]:
     """Streams are GET only (HEAD too: the headers of a stream). No cookie opens one, so
-    CSRF has nothing to guard: another method gets its 405, not the CSRF refusal."""
+    CSRF has nothing to guard: another method gets its 405, not the CSRF refusal. Under
+    uvicorn a GET or HEAD skips Django's middleware stack (:mod:`config.direct_asgi`:
+    no thread per open stream); the view authenticates itself."""
 
+    @served_directly
     @csrf_exempt
     async def only_get(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method not in ("GET", "HEAD"):

@@ -64,7 +64,7 @@ class RequestObservabilityMiddleware:
         try:
             response = self.get_response(request)
             response[context.HEADER] = request_id
-            self._finish(request, response, time.perf_counter() - start)
+            self.finish(request, response, time.perf_counter() - start)
             return response
         finally:
             context.unbind(tokens)
@@ -77,7 +77,8 @@ class RequestObservabilityMiddleware:
             route=_route(request, 200), play_id=str(play_id) if play_id is not None else None
         )  # undone with the request's own tokens in __call__
 
-    def _finish(self, request: HttpRequest, response: HttpResponse, seconds: float) -> None:
+    def finish(self, request: HttpRequest, response: HttpResponse, seconds: float) -> None:
+        """The request's log line and metrics (the streams' direct path calls it too)."""
         status = response.status_code
         route = _route(request, status)
         user_id = _user_id(request)

@@ -34,18 +34,23 @@ class BodySizeLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if limit is not None and length > limit:
-            return problem_response(
-                413,
-                "payload_too_large",
-                f"request bodies are limited to {limit} bytes",
-            )
-        return self.get_response(request)
+        return body_size_refusal(request) or self.get_response(request)
+
+
+def body_size_refusal(request: HttpRequest) -> HttpResponse | None:
+    """The 413 of a request whose ``Content-Length`` is over the limit (None: within it)."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if limit is not None and length > limit:
+        return problem_response(
+            413,
+            "payload_too_large",
+            f"request bodies are limited to {limit} bytes",
+        )
+    return None
 
 
 class LanguageMiddleware(LocaleMiddleware):
@@ -117,9 +122,14 @@ class ControlCharacterURLMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        query = unquote_plus(request.META.get("QUERY_STRING", ""), errors="replace")
-        if _CONTROL.search(request.path_info) or _CONTROL.search(query):
-            return problem_response(
-                400, "invalid_url", "the URL's path or query holds a control character"
-            )
-        return self.get_response(request)
+        return control_character_refusal(request) or self.get_response(request)
+
+
+def control_character_refusal(request: HttpRequest) -> HttpResponse | None:
+    """The 400 of a URL with a control character in its path or query (None: clean)."""
+    query = unquote_plus(request.META.get("QUERY_STRING", ""), errors="replace")
+    if _CONTROL.search(request.path_info) or _CONTROL.search(query):
+        return problem_response(
+            400, "invalid_url", "the URL's path or query holds a control character"
+        )
+    return None

@@ -66,7 +66,10 @@ class SecurityHeadersMiddleware:
         self.page_policy = page_policy()
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+        return self.fill(request, self.get_response(request))
+
+    def fill(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        """Add the headers ``response`` lacks (also the streams' direct path's last step)."""
         for name, value in self.headers.items():
             if name not in response:
                 response[name] = value

@@ -39,12 +39,12 @@ def own_redis():
 class Uvicorn(Server):
     """uvicorn serving config.asgi on a free port (one worker: the streams' event loop)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], app: str = "config.asgi:application") -> None:
         self.port = free_port()
         super().__init__(
             [
                 "uvicorn",
-                "config.asgi:application",
+                app,
                 "--host",
                 "127.0.0.1",
                 "--port",
@@ -69,18 +69,34 @@ class Uvicorn(Server):
         return httpx.get(f"{self.base}/api/v1/health", timeout=2).status_code == 200
 
 
-@pytest.fixture
-def asgi(transactional_db, own_redis, settings):
-    """uvicorn on the test database and the tests' Redis."""
-    server = Uvicorn(
+def start_uvicorn(
+    own_redis, settings, app: str = "config.asgi:application", **extra: str
+) -> Uvicorn:
+    return Uvicorn(
         server_env(
             own_redis.url,
             database_url("haven-realtime"),
             REALTIME_REDIS_PREFIX=settings.REALTIME_REDIS_PREFIX,
             LEADERBOARD_REDIS_PREFIX=settings.LEADERBOARD_REDIS_PREFIX,
             REALTIME_KEEPALIVE_SECONDS="1",
-        )
+            **extra,
+        ),
+        app,
     )
+
+
+@pytest.fixture
+def asgi(transactional_db, own_redis, settings):
+    """uvicorn on the test database and the tests' Redis (streams served directly)."""
+    server = start_uvicorn(own_redis, settings)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def asgi_django(transactional_db, own_redis, settings):
+    """The same, every request through Django's handler and middleware (the old path)."""
+    server = start_uvicorn(own_redis, settings, "config.asgi:django_application")
     yield server
     server.stop()
 
