@@ -72,6 +72,11 @@ class RevealTest:
     z: float
     best_share: float
     """Share of events where the turned card was at least as useful as every alternative."""
+    total: float = 0.0
+    """The weighted sum of the centred shares (the z-score's numerator)."""
+    variance: float = 0.0
+    """Its variance for an honest player (the z-score's denominator squared): sums of
+    plays' ``total`` over the sum of their ``variance`` pool into one exact z-score."""
 
     @property
     def score(self) -> float:
@@ -141,7 +146,7 @@ def reveal_test(
         variance += weight * weight * spread
         best += shares[0] >= max(shares)
     z = total / math.sqrt(variance) if variance > 0 else 0.0
-    return RevealTest(events, beaten, z, best / events if events else 0.0)
+    return RevealTest(events, beaten, z, best / events if events else 0.0, total, variance)
 
 
 def choices(state: State) -> int:
