@@ -23,7 +23,7 @@ from games import engine
 from games.models import Play, PlayStatus
 from leaderboard import moderation
 
-from . import detectors, records
+from . import account_judgement, detectors, records
 from .models import Action, Finding, PlayEvidence, RankedBan, Review, ReviewDecision, ReviewStatus
 
 log = logging.getLogger(__name__)
@@ -111,6 +111,9 @@ def analyse(play_id: uuid.UUID | str) -> list[Finding]:
     record = records.play_record(play, evidence, moves)
     try:
         found = list(detectors.run_detectors(record, thresholds())) + found
+        account = account_judgement.judge(play, found)  # the account across its days
+        if account is not None:
+            found.append(account)
         evidence.analysed_at = timezone.now()
     finally:
         rows = _judge(play, evidence, found)

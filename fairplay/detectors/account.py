@@ -10,6 +10,7 @@ across the account's ranked plays, and the pooled statistic keeps its null distr
   whose honest variance is ``variance``, a martingale over the reveals; the plays of an
   account continue the same martingale, so ``Σ total / √Σ variance`` is standard-normal
   for an honest account (weighted Stouffer: a play with more real choices weighs more);
+  :mod:`.choice` ranks the turned card among the open reveals only, pooled the same way;
 * **linked reveals** (:mod:`.linked`): the same test restricted to the cards a linked
   account had seen, pooled the same way;
 * **think times that ignore the position** (:mod:`.rhythm`): for a bot whose sleeps do not
@@ -43,6 +44,8 @@ class PlaySample:
     day: str
     reveal_total: float = 0.0
     reveal_variance: float = 0.0
+    choice_total: float = 0.0
+    choice_variance: float = 0.0
     linked_total: float = 0.0
     linked_variance: float = 0.0
     moves: int = 0
@@ -61,6 +64,10 @@ class PlaySample:
     @property
     def reveal_z(self) -> float:
         return _z(self.reveal_total, self.reveal_variance)
+
+    @property
+    def choice_z(self) -> float:
+        return _z(self.choice_total, self.choice_variance)
 
     @property
     def linked_z(self) -> float:
@@ -95,6 +102,8 @@ def sample_of(play: str, day: str, found: Sequence[Finding]) -> PlaySample:
         day=day,
         reveal_total=float(seen.get("total", 0.0)),
         reveal_variance=float(seen.get("variance", 0.0)),
+        choice_total=float(seen.get("choice_total", 0.0)),
+        choice_variance=float(seen.get("choice_variance", 0.0)),
         linked_total=float(linked.get("total", 0.0)),
         linked_variance=float(linked.get("variance", 0.0)),
         moves=int(pace.get("moves", 0)),
@@ -108,16 +117,17 @@ def sample_of(play: str, day: str, found: Sequence[Finding]) -> PlaySample:
 class AccountCuts:
     """The account-level policy (setting ``FAIRPLAY_ACCOUNT``; docs/fair-play-detectors.md).
 
-    ``window``: the account's last ranked plays judged together. ``clairvoyance_z`` and
-    ``linked_z``: pooled reveal z-scores at or above which the account is flagged (3.5:
-    0.02 % one-sided per look for an honest account). ``indifference_z``: the pooled
-    rhythm z below which it is flagged once its plays hold ``indifference_moves`` timed
-    moves. ``perfect``: perfect plays in the window; ``par_walks``: plays in the window
-    that reached ``par_share`` of the par line.
+    ``window``: the account's last ranked plays judged together. ``clairvoyance_z``,
+    ``choice_z`` (:mod:`.choice`) and ``linked_z``: pooled reveal z-scores at or above
+    which the account is flagged (3.5: 0.02 % one-sided per look for an honest account).
+    ``indifference_z``: the pooled rhythm z below which it is flagged once its plays hold
+    ``indifference_moves`` timed moves. ``perfect``: perfect plays in the window;
+    ``par_walks``: plays in the window that reached ``par_share`` of the par line.
     """
 
     window: int = 30
     clairvoyance_z: float = 3.5
+    choice_z: float = 3.5
     linked_z: float = 3.5
     indifference_z: float = 2.0
     indifference_moves: int = 150
@@ -130,6 +140,7 @@ class AccountCuts:
 class AccountVerdict:
     plays: int
     clairvoyance_z: float
+    choice_z: float
     linked_z: float
     indifference_z: float
     timed_moves: int
@@ -147,6 +158,7 @@ class AccountVerdict:
         return {
             "plays": self.plays,
             "clairvoyance_z": round(self.clairvoyance_z, 2),
+            "choice_z": round(self.choice_z, 2),
             "linked_z": round(self.linked_z, 2),
             "indifference_z": round(self.indifference_z, 2),
             "timed_moves": self.timed_moves,
@@ -160,6 +172,7 @@ def judge_account(samples: Sequence[PlaySample], cuts: AccountCuts) -> AccountVe
     """Pool the last ``cuts.window`` samples (newest last) and compare with the cuts."""
     window = list(samples)[-cuts.window :] if cuts.window > 0 else []
     seen = _z(sum(s.reveal_total for s in window), sum(s.reveal_variance for s in window))
+    chosen = _z(sum(s.choice_total for s in window), sum(s.choice_variance for s in window))
     linked = _z(sum(s.linked_total for s in window), sum(s.linked_variance for s in window))
     weight = sum(s.rhythm_weight for s in window)
     pace = sum(s.demand_r * s.rhythm_weight for s in window) / math.sqrt(weight) if weight else 0.0
@@ -167,6 +180,7 @@ def judge_account(samples: Sequence[PlaySample], cuts: AccountCuts) -> AccountVe
     walks = sum(s.par_share is not None and s.par_share >= cuts.par_share for s in window)
     crossed = [
         ("clairvoyance", seen >= cuts.clairvoyance_z, f"pooled reveal z = {seen:.1f}"),
+        ("clairvoyance", chosen >= cuts.choice_z, f"pooled open-reveal choice z = {chosen:.1f}"),
         ("linked_accounts", linked >= cuts.linked_z, f"pooled linked-reveal z = {linked:.1f}"),
         (
             "inhuman_speed",
@@ -176,7 +190,7 @@ def judge_account(samples: Sequence[PlaySample], cuts: AccountCuts) -> AccountVe
         ("too_good", perfect >= cuts.perfect, f"{perfect} perfect plays"),
         ("par_line", walks >= cuts.par_walks, f"{walks} plays walked the par line"),
     ]
-    signals = tuple(name for name, hit, _ in crossed if hit)
+    signals = tuple(dict.fromkeys(name for name, hit, _ in crossed if hit))
     if signals:
         reason = f"over its last {len(window)} ranked plays: " + "; ".join(
             what for _, hit, what in crossed if hit
@@ -184,10 +198,13 @@ def judge_account(samples: Sequence[PlaySample], cuts: AccountCuts) -> AccountVe
     else:
         reason = (
             f"over its last {len(window)} ranked plays nothing crosses the account's cuts "
-            f"(reveal z {seen:.1f}, linked z {linked:.1f}, rhythm z {pace:.1f} over "
-            f"{weight} timed moves, {perfect} perfect, {walks} on the par line)"
+            f"(reveal z {seen:.1f}, choice z {chosen:.1f}, linked z {linked:.1f}, "
+            f"rhythm z {pace:.1f} over {weight} timed moves, {perfect} perfect, "
+            f"{walks} on the par line)"
         )
-    return AccountVerdict(len(window), seen, linked, pace, weight, perfect, walks, signals, reason)
+    return AccountVerdict(
+        len(window), seen, chosen, linked, pace, weight, perfect, walks, signals, reason
+    )
 
 
 def per_day(samples: Sequence[PlaySample]) -> list[dict[str, Any]]:
@@ -197,6 +214,7 @@ def per_day(samples: Sequence[PlaySample]) -> list[dict[str, Any]]:
             "day": s.day,
             "play": s.play,
             "reveal_z": round(s.reveal_z, 2),
+            "choice_z": round(s.choice_z, 2),
             "linked_z": round(s.linked_z, 2),
             "rhythm_z": round(s.demand_r * math.sqrt(s.rhythm_weight), 2),
             "moves": s.moves,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 
+from .choice import choice_test
 from .clairvoyance import RevealTest, describe, reveal_test
 from .linked import linked_reason, linked_score, linked_test
 from .par_line import par_follow
@@ -27,6 +28,7 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
     hidden = any(played.start.down)
 
     seen = reveal_test(steps)
+    chosen = choice_test(steps)  # pooled across days only (the account's judgement)
     follow = par_follow(played.start, steps, record.par_line)
     linked = linked_test(steps, record.linked_reveals)
     if hidden:
@@ -47,7 +49,13 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
             seen_score,
             thresholds.clairvoyance,
             seen_reason + broken,
-            {**_test_details(seen), "par_line_share": round(follow.share, 3)},
+            {
+                **_test_details(seen),
+                "par_line_share": round(follow.share, 3),
+                "choice_z": round(chosen.z, 2),
+                "choice_total": chosen.total,
+                "choice_variance": chosen.variance,
+            },
         ),
         _finding(
             "linked_accounts",
