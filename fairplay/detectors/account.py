@@ -10,7 +10,8 @@ across the account's ranked plays, and the pooled statistic keeps its null distr
   whose honest variance is ``variance``, a martingale over the reveals; the plays of an
   account continue the same martingale, so ``Σ total / √Σ variance`` is standard-normal
   for an honest account (weighted Stouffer: a play with more real choices weighs more);
-  :mod:`.choice` ranks the turned card among the open reveals only, pooled the same way;
+  :mod:`.choice` weighs each reveal by the number of reveals open to the player, pooled
+  the same way (its weights are what the player saw, so it stays exact);
 * **linked reveals** (:mod:`.linked`): the same test restricted to the cards a linked
   account had seen, pooled the same way;
 * **think times that ignore the position** (:mod:`.rhythm`): for a bot whose sleeps do not
@@ -129,7 +130,7 @@ class AccountCuts:
     clairvoyance_z: float = 3.5
     choice_z: float = 3.5
     linked_z: float = 3.5
-    indifference_z: float = 2.0
+    indifference_z: float = 1.0
     indifference_moves: int = 150
     perfect: int = 3
     par_share: float = 0.4
@@ -180,7 +181,11 @@ def judge_account(samples: Sequence[PlaySample], cuts: AccountCuts) -> AccountVe
     walks = sum(s.par_share is not None and s.par_share >= cuts.par_share for s in window)
     crossed = [
         ("clairvoyance", seen >= cuts.clairvoyance_z, f"pooled reveal z = {seen:.1f}"),
-        ("clairvoyance", chosen >= cuts.choice_z, f"pooled open-reveal choice z = {chosen:.1f}"),
+        (
+            "clairvoyance",
+            chosen >= cuts.choice_z,
+            f"pooled choice-weighted reveal z = {chosen:.1f}",
+        ),
         ("linked_accounts", linked >= cuts.linked_z, f"pooled linked-reveal z = {linked:.1f}"),
         (
             "inhuman_speed",

@@ -1,32 +1,40 @@
-"""A sharper reveal test for the account's judgement: was the column dug the best of those
-that could have been dug?
+"""A sharper reveal test for the account's judgement: the exact test of
+:mod:`.clairvoyance`, each reveal weighted by how much choice the player had.
 
-:mod:`.clairvoyance` ranks each turned card against every unseen card. But a player
-chooses only among the reveals open at that moment: the face-down tops of the columns a
-legal move would uncover (and, where a deal turns one card, the stock's top). For an honest
-player the choice among them depends only on what is visible, and the cards under them are,
-for all the player knows, a random arrangement of the unseen cards; so the turned card is
-a uniform draw from the cards under the open reveals, *whatever the policy*. Ranking it
-against them (ties half) gives a share with mean exactly one half and a variance known from
-the values at hand: a test as exact as the first, with fewer, closer alternatives. A player
-who sees the cards and digs where the useful one lies beats one or two alternatives every
-time, rather than a random share of twenty unseen cards, so the evidence per reveal is
-larger. Reveals with a single open choice say nothing and are skipped.
+A player chooses only among the reveals open at that moment: the face-down tops of the
+columns a legal move would uncover (and, where a deal turns one card, the stock's top).
+With one open reveal, knowing the cards cannot change *which* card comes up; with ``k``
+of them, a player who sees the cards takes the best of ``k``, and the more there are the
+further the turned card stands above a uniform draw. So each reveal counts ``k − 1``
+(weight 0 when it was the only one).
+
+Why the null stays exact: the weight is a function of the position before the reveal,
+which the player saw (a *predictable* weight), and the share is still ranked against
+every unseen card, a set the player knows; so the weighted centred shares remain a
+martingale with known variance for an honest player, whatever the policy, and they pool
+across plays. (Ranking the turned card against the cards under the open reveals only,
+the obvious sharper test, is *not* exact once pooled: those cards stay hidden, so the
+shares of successive reveals depend on each other through cards the player never saw;
+simulated honest plays showed 1.7 times the nominal variance.)
+
+Measured on simulated Westcliff plays (40 deals): players who see the deck move this z by
+1.7 a play against 0.9 for the unweighted test; honest players: mean 0.1, spread 1.1.
+Easthaven gains nothing (its reveals are rarely a choice among several).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from games.engine import State, legal_moves, reveals_hidden
 
-from .clairvoyance import RevealTest, _share, card_utility, hidden_top, turned_card
+from .clairvoyance import RevealTest, hidden_top, reveal_test
 from .replay import Step
 
 
 def open_reveals(state: State) -> set[int]:
-    """The cards the legal moves of ``state`` would turn face up by the player's choice."""
+    """The cards the legal moves of ``state`` would turn face up by the player's choice
+    (the identities are hidden from the player; only their number weighs)."""
     cards: set[int] = set()
     for move in legal_moves(state):
         if not reveals_hidden(state, move):
@@ -41,27 +49,9 @@ def open_reveals(state: State) -> set[int]:
     return cards
 
 
+def choice_weight(state: State) -> float:
+    return max(0.0, len(open_reveals(state)) - 1.0)
+
+
 def choice_test(steps: Iterable[Step]) -> RevealTest:
-    events = 0
-    beaten = total = variance = 0.0
-    best = 0
-    for step in steps:
-        found = turned_card(step)
-        if found is None:
-            continue
-        turned, source = found
-        others = sorted(open_reveals(step.before) - {turned})
-        if not others:
-            continue
-        values = [card_utility(card, step.after, source) for card in (turned, *others)]
-        shares = [_share(value, values) for value in values]
-        spread = sum((s - 0.5) ** 2 for s in shares) / len(shares)
-        if spread <= 0.0:
-            continue  # the open reveals are equally useful: no evidence either way
-        events += 1
-        beaten += shares[0]
-        total += shares[0] - 0.5
-        variance += spread
-        best += shares[0] >= max(shares)
-    z = total / math.sqrt(variance) if variance > 0 else 0.0
-    return RevealTest(events, beaten, z, best / events if events else 0.0, total, variance)
+    return reveal_test(steps, weigh=choice_weight)

@@ -115,11 +115,15 @@ def turned_card(step: Step) -> tuple[int, int] | None:
 
 
 def reveal_test(
-    steps: Iterable[Step], counts: Callable[[int], bool] = lambda card: True
+    steps: Iterable[Step],
+    counts: Callable[[int], bool] = lambda card: True,
+    weigh: Callable[[State], float] | None = None,
 ) -> RevealTest:
     """The permutation test over every reveal by choice (module doc). ``counts`` keeps
     only the cards it accepts, as candidates and as turned cards (the linked-accounts
-    detector tests the cards another account had seen)."""
+    detector tests the cards another account had seen); ``weigh`` gives each reveal's
+    weight from the position before it (what the player saw, so the test stays exact;
+    by default 1, or ``FORCED_WEIGHT`` where no other reveal was possible)."""
     events = 0
     beaten = 0.0
     total = 0.0
@@ -139,7 +143,10 @@ def reveal_test(
         spread = sum((s - mean) ** 2 for s in shares) / len(shares)
         if spread <= 0.0:
             continue  # every candidate equally useful: no evidence either way
-        weight = 1.0 if choices(step.before) >= 2 else FORCED_WEIGHT
+        if weigh is not None:
+            weight = weigh(step.before)
+        else:
+            weight = 1.0 if choices(step.before) >= 2 else FORCED_WEIGHT
         events += 1
         beaten += shares[0]
         total += weight * (shares[0] - 0.5)
