@@ -26,9 +26,19 @@ tuning. Kinds:
 * solver-line: a cheat's own solver run (half the par budget) played at human times,
   on the deals with a par (the first ``--par-deals``).
 
-Printed: per kind the share flagged (any detector) with a 95 % Wilson interval and which
-detector fired, the false-positive rate on honest plays, the detectors' cost per finished
-play, and last ``fair play: detected D % of cheats at F % false positives`` (held-out).
+**Accounts**: every ``--days`` deals (10) the simulated players become new accounts, so
+each account plays ``--days`` consecutive deals of one preset, one a day, keeping its
+policy, and is judged across its days as the service judges it
+(:mod:`fairplay_accounts`).
+
+Printed: per kind the share of plays flagged by the per-play detectors (any detector)
+with a 95 % Wilson interval and which detector fired, the false-positive rate on honest
+plays, the detectors' cost per finished play (the account's judgement included); then the
+account tables (per play, at finish, by day 1, 3, 5 and 10, per account); and last
+``fair play: detected D % of cheats at F % false positives`` (held-out), where D is the
+share of cheat plays flagged by the end of their account's ``--days`` days (a flag at the
+finish, or a retroactive one when the account crossed its cut on a later day) and F the
+same share of honest plays (honest players and honest pairs on one address).
 """
 
 from __future__ import annotations
