@@ -300,7 +300,7 @@ def run(
             for kind, key, rec in plays_of_deal(pop, preset, n, line, histories, own):
                 start = time.perf_counter()
                 found = run_detectors(rec)
-                accounts.add(kind, key, found)  # the account's judgement, as the service's
+                accounts.add(kind, key, found, preset)  # the account's judgement
                 tally.add(kind, rec, found, time.perf_counter() - start)
         out(f"  {pop.name}: {preset} done ({deals} deals)")
     return tally, accounts

@@ -29,6 +29,7 @@ REPORTED_DAYS = (1, 3, 5, 10)
 @dataclass
 class Account:
     kind: str
+    preset: str = ""
     samples: list[PlaySample] = field(default_factory=list)
     at_finish: list[bool] = field(default_factory=list)
     """Flagged by the per-play detectors."""
@@ -57,10 +58,10 @@ class Accounts:
     def new_accounts(self) -> None:
         self.current = {}
 
-    def add(self, kind: str, key: str, found: Sequence[Finding]) -> None:
+    def add(self, kind: str, key: str, found: Sequence[Finding], preset: str = "") -> None:
         account = self.current.get(key)
         if account is None:
-            account = self.current[key] = Account(kind)
+            account = self.current[key] = Account(kind, preset)
             self.all.append(account)
         day = len(account.samples)
         account.samples.append(sample_of(f"{key}:{day}", str(day), found))
@@ -104,4 +105,16 @@ def report_accounts(
         out(f"{column}:")
         for name, _ in groups:
             out("  " + line(name, *table[name][column]))
+    out(f"accounts by day {days}, per preset:")
+    for name, kinds in groups[:-2]:
+        group = accounts.of(kinds)
+        presets = sorted({a.preset for a in group})
+        out(
+            f"  {name:<16} "
+            + ", ".join(
+                f"{p} {sum(a.any_by(days) for a in group if a.preset == p)}"
+                f"/{sum(a.preset == p for a in group)}"
+                for p in presets
+            )
+        )
     return table
