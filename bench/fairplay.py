@@ -112,7 +112,10 @@ HELD_OUT = Population(
     # cut of 1.0 flagging 1.5 % of its honest players, so the cut became 0.5 and these
     # deals and players, unseen by either change, measure the result.
     "held-out",
-    "fairplay-bench-held-out-2",
+    # The third (2026-12-06, issue 39's account judgement): on the second ("…-held-out-2",
+    # same players) the pooled rhythm cut flagged honest accounts whose long Westcliff
+    # plays hardly follow the position, so it was turned off; these deals measure that.
+    "fairplay-bench-held-out-3",
     honest=(
         (Chooser(0.4, 0.03, 0.7), Clock("human", 1.6, 0.5, 0.6, 0.55)),  # careful
         (Chooser(1.2, 0.10, 0.4), Clock("human", 1.0, 0.45, 0.5, 0.65)),  # casual, quick

@@ -122,15 +122,19 @@ class AccountCuts:
     ``choice_z`` (:mod:`.choice`) and ``linked_z``: pooled reveal z-scores at or above
     which the account is flagged (3.5: 0.02 % one-sided per look for an honest account).
     ``indifference_z``: the pooled rhythm z below which it is flagged once its plays hold
-    ``indifference_moves`` timed moves. ``perfect``: perfect plays in the window;
-    ``par_walks``: plays in the window that reached ``par_share`` of the par line.
+    ``indifference_moves`` timed moves (``None``, the default: never). ``perfect``:
+    perfect plays in the window; ``par_walks``: plays in the window that reached
+    ``par_share`` of the par line.
     """
 
     window: int = 30
     clairvoyance_z: float = 3.5
     choice_z: float = 3.5
     linked_z: float = 3.5
-    indifference_z: float = 1.0
+    indifference_z: float | None = None
+    """Off by default: the held-out simulated humans' long Westcliff plays correlate with
+    the position as little as a bot's (r 0.03–0.1 over 90–170 moves), so pooling them
+    flagged honest accounts (docs/bench/fairplay.md, 2026-12-06). Shown to reviewers."""
     indifference_moves: int = 150
     perfect: int = 3
     par_share: float = 0.4
@@ -189,7 +193,9 @@ def judge_account(samples: Sequence[PlaySample], cuts: AccountCuts) -> AccountVe
         ("linked_accounts", linked >= cuts.linked_z, f"pooled linked-reveal z = {linked:.1f}"),
         (
             "inhuman_speed",
-            weight >= cuts.indifference_moves and pace < cuts.indifference_z,
+            cuts.indifference_z is not None
+            and weight >= cuts.indifference_moves
+            and pace < cuts.indifference_z,
             f"think times ignore the position over {weight + len(window)} moves (z = {pace:.1f})",
         ),
         ("too_good", perfect >= cuts.perfect, f"{perfect} perfect plays"),
