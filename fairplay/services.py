@@ -87,9 +87,10 @@ def _account_age_finding(evidence: PlayEvidence) -> detectors.Finding | None:
 
 
 def analyse(play_id: uuid.UUID | str) -> list[Finding]:
-    """Derive the evidence of a finished ranked play, run the detectors, store their
-    findings and flag the play if any flagged it (idempotent: a rerun updates the rows and
-    never overrides a reviewer's clearance).
+    """Derive the evidence of a finished ranked play, run the detectors, judge the account
+    across its days (:mod:`fairplay.account_judgement`: the ``account`` finding, and the
+    earlier plays it flags), store the findings and flag the play if any flagged it
+    (idempotent: a rerun updates the rows and never overrides a reviewer's clearance).
 
     The evidence is saved before the detectors run, and the policy rules (account age, a
     ban) apply even if a detector fails; ``analysed_at`` is set only once all of them ran,
