@@ -26,9 +26,19 @@ tuning. Kinds:
 * solver-line: a cheat's own solver run (half the par budget) played at human times,
   on the deals with a par (the first ``--par-deals``).
 
-Printed: per kind the share flagged (any detector) with a 95 % Wilson interval and which
-detector fired, the false-positive rate on honest plays, the detectors' cost per finished
-play, and last ``fair play: detected D % of cheats at F % false positives`` (held-out).
+**Accounts**: every ``--days`` deals (10) the simulated players become new accounts, so
+each account plays ``--days`` consecutive deals of one preset, one a day, keeping its
+policy, and is judged across its days as the service judges it
+(:mod:`fairplay_accounts`).
+
+Printed: per kind the share of plays flagged by the per-play detectors (any detector)
+with a 95 % Wilson interval and which detector fired, the false-positive rate on honest
+plays, the detectors' cost per finished play (the account's judgement included); then the
+account tables (per play, at finish, by day 1, 3, 5 and 10, per account); and last
+``fair play: detected D % of cheats at F % false positives`` (held-out), where D is the
+share of cheat plays flagged by the end of their account's ``--days`` days (a flag at the
+finish, or a retroactive one when the account crossed its cut on a later day) and F the
+same share of honest plays (honest players and honest pairs on one address).
 """
 
 from __future__ import annotations
@@ -52,6 +62,7 @@ sys.path[:] = [ROOT] + [
     p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
 ]
 
+from bench.fairplay_accounts import REPORTED_DAYS, Accounts, report_accounts  # noqa: E402
 from bench.fairplay_players import (  # noqa: E402
     Chooser,
     Clock,
@@ -101,7 +112,10 @@ HELD_OUT = Population(
     # cut of 1.0 flagging 1.5 % of its honest players, so the cut became 0.5 and these
     # deals and players, unseen by either change, measure the result.
     "held-out",
-    "fairplay-bench-held-out-2",
+    # The third (2026-12-06, issue 39's account judgement): on the second ("…-held-out-2",
+    # same players) the pooled rhythm cut flagged honest accounts whose long Westcliff
+    # plays hardly follow the position, so it was turned off; these deals measure that.
+    "fairplay-bench-held-out-3",
     honest=(
         (Chooser(0.4, 0.03, 0.7), Clock("human", 1.6, 0.5, 0.6, 0.55)),  # careful
         (Chooser(1.2, 0.10, 0.4), Clock("human", 1.0, 0.45, 0.5, 0.65)),  # casual, quick
@@ -153,11 +167,12 @@ def plays_of_deal(
     line: list[dict[str, object]],
     histories: dict[str, list[PastPlay]],
     own_line: list[dict[str, object]] | None = None,
-) -> Iterator[tuple[str, PlayRecord]]:
-    """(kind, record) of every simulated play of deal ``n``; ``line`` is the deal's par
-    solution (par is its length), ``own_line`` the win a cheat's own solver run found (the
-    solver-line cheat plays it), ``histories`` each kind's earlier plays, newest first
-    (updated)."""
+) -> Iterator[tuple[str, str, PlayRecord]]:
+    """(kind, account, record) of every simulated play of deal ``n`` (``account``: the
+    simulated player, one per kind and parameter set, whose history it is); ``line`` is
+    the deal's par solution (par is its length), ``own_line`` the win a cheat's own solver
+    run found (the solver-line cheat plays it), ``histories`` each account's earlier
+    plays, newest first (updated)."""
     rules = get_rules(preset)
     cards = deck(pop.secret, preset, n)
     par = len(line) if line else None
@@ -167,7 +182,7 @@ def plays_of_deal(
 
     def done(
         kind: str, played: Played, linked: frozenset[str] = frozenset()
-    ) -> tuple[str, PlayRecord]:
+    ) -> tuple[str, str, PlayRecord]:
         past = histories.setdefault(kind, [])
         rec = record(preset, cards, played, par, linked, tuple(past), tuple(line))
         times = sorted(played.seconds)
@@ -184,7 +199,7 @@ def plays_of_deal(
             ),
         )
         del past[10:]
-        return kind.split(":")[0] if not kind.startswith("linked") else kind, rec
+        return kind.split(":")[0] if not kind.startswith("linked") else kind, kind, rec
 
     for i, (chooser, clock) in enumerate(pop.honest):
         yield done(f"{HONEST}:{i}", play(rules, cards, chooser, clock, rng))
@@ -259,14 +274,24 @@ class Tally:
 
 
 def run(
-    pop: Population, presets: list[str], deals: int, par_deals: int, out: Callable[[str], None]
-) -> Tally:
+    pop: Population,
+    presets: list[str],
+    deals: int,
+    par_deals: int,
+    days: int,
+    out: Callable[[str], None],
+) -> tuple[Tally, Accounts]:
     """Every play of ``deals`` deals a preset; the first ``par_deals`` of them get a par (the
-    solver's, as the daily deal has) and a solver-line cheat."""
+    solver's, as the daily deal has) and a solver-line cheat. Every ``days`` deals the
+    simulated players become new accounts (deal ``n`` is day ``n % days`` of its account)."""
     tally = Tally()
+    accounts = Accounts()
     for preset in presets:
         histories: dict[str, list[PastPlay]] = {}
         for n in range(deals):
+            if n % days == 0:
+                histories.clear()
+                accounts.new_accounts()
             line: list[dict[str, object]] = []
             own: list[dict[str, object]] = []
             if n < par_deals:
@@ -275,12 +300,13 @@ def run(
                 line = solver_line(rules, cards, PAR_BUDGET)
                 own = solver_line(rules, cards, CHEAT_BUDGET) if line else []
                 tally.solving += time.perf_counter() - start
-            for kind, rec in plays_of_deal(pop, preset, n, line, histories, own):
+            for kind, key, rec in plays_of_deal(pop, preset, n, line, histories, own):
                 start = time.perf_counter()
                 found = run_detectors(rec)
+                accounts.add(kind, key, found, preset)  # the account's judgement
                 tally.add(kind, rec, found, time.perf_counter() - start)
         out(f"  {pop.name}: {preset} done ({deals} deals)")
-    return tally
+    return tally, accounts
 
 
 def line(label: str, hits: int, n: int) -> str:
@@ -289,7 +315,7 @@ def line(label: str, hits: int, n: int) -> str:
     return f"{label:<16} {hits:>5}/{n:<5} {rate:6.1f} %  [{100 * low:5.1f}, {100 * high:5.1f}]"
 
 
-def report(tally: Tally, out: Callable[[str], None]) -> tuple[float, float]:
+def report(tally: Tally, out: Callable[[str], None]) -> None:
     out(f"{'kind':<16} {'flagged':>11} {'rate':>8}  95 % interval   won   by detector")
     for kind in (HONEST, "honest-pair", *CHEATS, WEAK):
         detectors = ", ".join(f"{d} {c}" for d, c in tally.by[kind].items() if c)
@@ -308,10 +334,22 @@ def report(tally: Tally, out: Callable[[str], None]) -> tuple[float, float]:
     out("  " + line("won cheats", *tally.rate(tuple("won " + k for k in CHEATS))))
     out("  " + line("won honest", *tally.rate(("won " + HONEST, "won honest-pair"))))
     out(
-        f"detector cost: {1000 * tally.seconds / max(tally.plays, 1):.1f} ms per finished play "
+        f"detector cost (with the account's judgement): "
+        f"{1000 * tally.seconds / max(tally.plays, 1):.1f} ms per finished play "
         f"({tally.plays} plays); simulation's solver for par {tally.solving:.0f} s"
     )
-    return 100 * cheats[0] / max(cheats[1], 1), 100 * honest[0] / max(honest[1], 1)
+
+
+def report_days(accounts: Accounts, days: int, out: Callable[[str], None]) -> tuple[float, float]:
+    """The account tables (:mod:`fairplay_accounts`); returns the headline: the shares of
+    cheat and of honest plays flagged by the end of their account's ``days`` days."""
+    kinds = [(kind, (kind,)) for kind in (HONEST, "honest-pair", *CHEATS, WEAK)]
+    groups = [*kinds, ("all honest", (HONEST, "honest-pair")), ("all cheats", CHEATS)]
+    out(f"accounts of {days} days (one play a day, the same policy every day):")
+    table = report_accounts(accounts, groups, line, out)
+    column = f"plays by day {min(days, max(REPORTED_DAYS))}"
+    (caught, cheats), (wrong, honest) = table["all cheats"][column], table["all honest"][column]
+    return 100 * caught / max(cheats, 1), 100 * wrong / max(honest, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -325,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
         "--par-deals", type=int, help="deals a preset with par and a solver-line cheat (60)"
     )
     parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument(
+        "--days", type=int, default=10, help="days each simulated account plays (10)"
+    )
     args = parser.parse_args(argv)
     par_deals = args.par_deals if args.par_deals is not None else (20 if args.quick else 60)
     deals = args.deals or (20 if args.quick else 300)
@@ -342,9 +383,13 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     if tuning:
         out("## tuning population (thresholds chosen here)")
-        report(run(TUNING, presets, tuning, par_deals, out), out)
+        tally, accounts = run(TUNING, presets, tuning, par_deals, args.days, out)
+        report(tally, out)
+        report_days(accounts, args.days, out)
     out("## held-out population (different deals and players)")
-    detected, false_positives = report(run(HELD_OUT, presets, deals, par_deals, out), out)
+    tally, accounts = run(HELD_OUT, presets, deals, par_deals, args.days, out)
+    report(tally, out)
+    detected, false_positives = report_days(accounts, args.days, out)
     out(f"wall time {time.perf_counter() - start:.0f} s")
     out(
         f"fair play: detected {detected:.1f} % of cheats at {false_positives:.1f} % false positives"

@@ -36,7 +36,7 @@ in-process (``CELERY_TASK_ALWAYS_EAGER``), so ``make run`` needs neither Postgre
   ``MOVELOG_ARCHIVE_DIR``.
 * Fair play (``fairplay``, docs/fair-play.md): ``FAIRPLAY_KEY_SECRET``,
   ``FAIRPLAY_RETENTION_DAYS``, ``FAIRPLAY_MIN_ACCOUNT_AGE_HOURS``, ``FAIRPLAY_THRESHOLDS``,
-  ``FAIRPLAY_REPLAYS_TOP``, ``FAIRPLAY_ANALYSE``.
+  ``FAIRPLAY_ACCOUNT``, ``FAIRPLAY_REPLAYS_TOP``, ``FAIRPLAY_ANALYSE``.
 * Accounts (``accounts``, docs/api/accounts.md): ``GUEST_IDLE_DAYS``.
 """
 
@@ -444,6 +444,10 @@ FAIRPLAY_MIN_ACCOUNT_AGE_HOURS = env_float("FAIRPLAY_MIN_ACCOUNT_AGE_HOURS", 0.0
 # Score above which each detector flags (fairplay.detectors.Thresholds' fields); the
 # environment gives JSON such as {"inhuman_speed": 0.7}.
 FAIRPLAY_THRESHOLDS = json.loads(os.environ.get("FAIRPLAY_THRESHOLDS") or "{}")
+# The account's judgement across its days (fairplay.detectors.AccountCuts' fields: window,
+# clairvoyance_z, choice_z, linked_z, indifference_z, indifference_moves, perfect, par_share,
+# par_walks; docs/fair-play-detectors.md); the environment gives JSON such as {"window": 20}.
+FAIRPLAY_ACCOUNT = json.loads(os.environ.get("FAIRPLAY_ACCOUNT") or "{}")
 # Plays per preset served by GET /api/v1/daily/{date}/replays.
 FAIRPLAY_REPLAYS_TOP = env_int_between("FAIRPLAY_REPLAYS_TOP", 10, 1, 100)
 # Whether a finished ranked play is analysed by the detectors (fairplay.receivers). On in

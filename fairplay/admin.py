@@ -3,6 +3,9 @@ its server-measured time and the cards it revealed) and the detectors' reasons; 
 confirm, clear or ban. Every action goes through :mod:`fairplay.services`, which logs who
 decided (:class:`ReviewDecision`, read-only here) and updates the boards.
 
+Accounts flagged across their days (:mod:`fairplay.account_judgement`) have their own
+queue, with the evidence day by day and the same decisions on the account as a whole.
+
 The replay shows the play's own log and what it revealed: cards the player saw. The deck is
 not shown (the games admin shows it once the day is public).
 """
@@ -16,8 +19,15 @@ from django.utils.html import format_html, format_html_join
 
 from games.models import Move
 
-from . import records, services
-from .models import Finding, PlayEvidence, RankedBan, Review, ReviewDecision
+from . import account_judgement, records, services
+from .models import (
+    AccountEvidence,
+    Finding,
+    PlayEvidence,
+    RankedBan,
+    Review,
+    ReviewDecision,
+)
 
 
 def _table(headers: tuple[str, ...], rows: list[tuple[object, ...]]) -> str:
@@ -172,3 +182,79 @@ class ReviewDecisionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+@admin.register(AccountEvidence)
+class AccountEvidenceAdmin(admin.ModelAdmin):
+    """The accounts whose evidence across days crossed the account's cut: the pooled
+    statistics, the evidence day by day, and decisions on the account as a whole."""
+
+    list_display = ("player", "status", "flagged_at", "reason")
+    list_filter = ("status",)
+    search_fields = ("player__username",)
+    ordering = ("status", "flagged_at")
+    readonly_fields = (
+        "player",
+        "status",
+        "flagged_at",
+        "decided_at",
+        "reset_at",
+        "reason",
+        "pooled",
+        "days",
+        "decisions",
+    )
+    exclude = ("samples", "verdict")
+    actions = ("confirm_selected", "clear_selected", "ban_selected_players")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AccountEvidence]:
+        return super().get_queryset(request).exclude(status="")  # never flagged: no review
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    @admin.display(description="pooled over the window")
+    def pooled(self, account: AccountEvidence) -> str:
+        rows = [(k, v) for k, v in account.verdict.items() if k != "days"]
+        return _table(("statistic", "value"), rows)
+
+    @admin.display(description="evidence day by day")
+    def days(self, account: AccountEvidence) -> str:
+        columns = ("day", "play", "reveal_z", "choice_z", "linked_z", "rhythm_z", "moves")
+        rows = [
+            tuple(day.get(c, "") for c in columns) + (day.get("perfect"), day.get("par_share"))
+            for day in account.verdict.get("days", [])
+        ]
+        return _table((*columns, "perfect", "par share"), rows)
+
+    @admin.display(description="decisions")
+    def decisions(self, account: AccountEvidence) -> str:
+        rows = [
+            (d.created_at, d.action, d.decided_by_name, d.play_id or "account", d.note)
+            for d in ReviewDecision.objects.filter(player_id=account.player_id)
+        ]
+        return _table(("at", "action", "by", "play", "note"), rows)
+
+    @admin.action(description="Confirm: keep the selected accounts' flagged plays hidden")
+    def confirm_selected(self, request: HttpRequest, queryset: QuerySet[AccountEvidence]) -> None:
+        for account in queryset:
+            account_judgement.confirm(account, request.user)
+        self.message_user(request, f"{queryset.count()} account(s) confirmed", messages.SUCCESS)
+
+    @admin.action(description="Clear: restore the selected accounts' plays, reset their evidence")
+    def clear_selected(self, request: HttpRequest, queryset: QuerySet[AccountEvidence]) -> None:
+        for account in queryset:
+            account_judgement.clear(account, request.user)
+        self.message_user(request, f"{queryset.count()} account(s) cleared", messages.SUCCESS)
+
+    @admin.action(description="Ban the selected accounts from ranked play")
+    def ban_selected_players(
+        self, request: HttpRequest, queryset: QuerySet[AccountEvidence]
+    ) -> None:
+        for account in queryset.select_related("player"):
+            services.ban(account.player, request.user, note="account flagged across days")
+            account_judgement.confirm(account, request.user, "banned")
+        self.message_user(request, "player(s) banned from ranked play", messages.SUCCESS)

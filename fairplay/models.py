@@ -10,6 +10,8 @@ of a flagged play, every decision taken, and the bans from ranked play.
   cleared. A flagged play is hidden from other players' boards until it is cleared.
 * :class:`ReviewDecision` — the log: who decided what about which play or player, and when.
 * :class:`RankedBan` — an account that may start no ranked play; its ranked scores are hidden.
+* :class:`AccountEvidence` — an account's per-play statistics pooled over its recent ranked
+  plays, and its review when the pooled evidence crosses the account's cut.
 """
 
 from __future__ import annotations
@@ -139,3 +141,34 @@ class RankedBan(models.Model):
 
     def __str__(self) -> str:
         return f"ranked ban of {self.player_id}"
+
+
+class AccountEvidence(models.Model):
+    """The account's judgement across its days (:mod:`fairplay.accounts`): each of its
+    recent finished ranked plays' samples (``fairplay.detectors.PlaySample`` dicts, oldest
+    first, at most the policy's window), the latest pooled verdict, and the account's
+    review: blank until the pooled evidence first crosses the account's cut, then pending,
+    confirmed or cleared. Clearing empties ``samples`` and sets ``reset_at``: plays that
+    started before it never count again."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="fairplay_account",
+    )
+    samples = models.JSONField(default=list, blank=True)
+    verdict = models.JSONField(default=dict, blank=True)
+    reason = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=ReviewStatus.choices, blank=True)
+    flagged_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    reset_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "account evidence"
+        indexes = [models.Index(fields=["status", "flagged_at"], name="fp_account_queue_idx")]
+
+    def __str__(self) -> str:
+        return f"account evidence of {self.player_id} ({self.status or 'not flagged'})"

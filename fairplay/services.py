@@ -23,7 +23,7 @@ from games import engine
 from games.models import Play, PlayStatus
 from leaderboard import moderation
 
-from . import detectors, records
+from . import account_judgement, detectors, records
 from .models import Action, Finding, PlayEvidence, RankedBan, Review, ReviewDecision, ReviewStatus
 
 log = logging.getLogger(__name__)
@@ -87,9 +87,10 @@ def _account_age_finding(evidence: PlayEvidence) -> detectors.Finding | None:
 
 
 def analyse(play_id: uuid.UUID | str) -> list[Finding]:
-    """Derive the evidence of a finished ranked play, run the detectors, store their
-    findings and flag the play if any flagged it (idempotent: a rerun updates the rows and
-    never overrides a reviewer's clearance).
+    """Derive the evidence of a finished ranked play, run the detectors, judge the account
+    across its days (:mod:`fairplay.account_judgement`: the ``account`` finding, and the
+    earlier plays it flags), store the findings and flag the play if any flagged it
+    (idempotent: a rerun updates the rows and never overrides a reviewer's clearance).
 
     The evidence is saved before the detectors run, and the policy rules (account age, a
     ban) apply even if a detector fails; ``analysed_at`` is set only once all of them ran,
@@ -111,6 +112,9 @@ def analyse(play_id: uuid.UUID | str) -> list[Finding]:
     record = records.play_record(play, evidence, moves)
     try:
         found = list(detectors.run_detectors(record, thresholds())) + found
+        account = account_judgement.judge(play, found)  # the account across its days
+        if account is not None:
+            found.append(account)
         evidence.analysed_at = timezone.now()
     finally:
         rows = _judge(play, evidence, found)

@@ -9,6 +9,7 @@ the code the service runs.
 
 from __future__ import annotations
 
+from .account import AccountCuts, AccountVerdict, PlaySample, judge_account, per_day, sample_of
 from .findings import findings
 from .records import Finding, PastPlay, PlayRecord, Thresholds
 
@@ -19,4 +20,16 @@ def run_detectors(record: PlayRecord, thresholds: Thresholds | None = None) -> l
     return findings(record, thresholds or Thresholds())
 
 
-__all__ = ["Finding", "PastPlay", "PlayRecord", "Thresholds", "run_detectors"]
+__all__ = [
+    "AccountCuts",
+    "AccountVerdict",
+    "Finding",
+    "PastPlay",
+    "PlayRecord",
+    "PlaySample",
+    "Thresholds",
+    "judge_account",
+    "per_day",
+    "run_detectors",
+    "sample_of",
+]

@@ -72,6 +72,11 @@ class RevealTest:
     z: float
     best_share: float
     """Share of events where the turned card was at least as useful as every alternative."""
+    total: float = 0.0
+    """The weighted sum of the centred shares (the z-score's numerator)."""
+    variance: float = 0.0
+    """Its variance for an honest player (the z-score's denominator squared): sums of
+    plays' ``total`` over the sum of their ``variance`` pool into one exact z-score."""
 
     @property
     def score(self) -> float:
@@ -110,11 +115,15 @@ def turned_card(step: Step) -> tuple[int, int] | None:
 
 
 def reveal_test(
-    steps: Iterable[Step], counts: Callable[[int], bool] = lambda card: True
+    steps: Iterable[Step],
+    counts: Callable[[int], bool] = lambda card: True,
+    weigh: Callable[[State], float] | None = None,
 ) -> RevealTest:
     """The permutation test over every reveal by choice (module doc). ``counts`` keeps
     only the cards it accepts, as candidates and as turned cards (the linked-accounts
-    detector tests the cards another account had seen)."""
+    detector tests the cards another account had seen); ``weigh`` gives each reveal's
+    weight from the position before it (what the player saw, so the test stays exact;
+    by default 1, or ``FORCED_WEIGHT`` where no other reveal was possible)."""
     events = 0
     beaten = 0.0
     total = 0.0
@@ -134,14 +143,17 @@ def reveal_test(
         spread = sum((s - mean) ** 2 for s in shares) / len(shares)
         if spread <= 0.0:
             continue  # every candidate equally useful: no evidence either way
-        weight = 1.0 if choices(step.before) >= 2 else FORCED_WEIGHT
+        if weigh is not None:
+            weight = weigh(step.before)
+        else:
+            weight = 1.0 if choices(step.before) >= 2 else FORCED_WEIGHT
         events += 1
         beaten += shares[0]
         total += weight * (shares[0] - 0.5)
         variance += weight * weight * spread
         best += shares[0] >= max(shares)
     z = total / math.sqrt(variance) if variance > 0 else 0.0
-    return RevealTest(events, beaten, z, best / events if events else 0.0)
+    return RevealTest(events, beaten, z, best / events if events else 0.0, total, variance)
 
 
 def choices(state: State) -> int:

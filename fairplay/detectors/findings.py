@@ -5,13 +5,14 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 
+from .choice import choice_test
 from .clairvoyance import RevealTest, describe, reveal_test
 from .linked import linked_reason, linked_score, linked_test
 from .par_line import par_follow
 from .records import Finding, PastPlay, PlayRecord, Thresholds
 from .replay import Replay, replay_record
 from .rhythm import rhythm
-from .too_good import too_good
+from .too_good import is_perfect, too_good
 
 
 def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
@@ -27,6 +28,7 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
     hidden = any(played.start.down)
 
     seen = reveal_test(steps)
+    chosen = choice_test(steps)  # pooled across days only (the account's judgement)
     follow = par_follow(played.start, steps, record.par_line)
     linked = linked_test(steps, record.linked_reveals)
     if hidden:
@@ -47,7 +49,13 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
             seen_score,
             thresholds.clairvoyance,
             seen_reason + broken,
-            {**_test_details(seen), "par_line_share": round(follow.share, 3)},
+            {
+                **_test_details(seen),
+                "par_line_share": round(follow.share, 3),
+                "choice_z": round(chosen.z, 2),
+                "choice_total": chosen.total,
+                "choice_variance": chosen.variance,
+            },
         ),
         _finding(
             "linked_accounts",
@@ -67,6 +75,7 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
                 "burst_share": round(pace.burst_share, 3),
                 "cv": round(pace.cv, 3),
                 "demand_correlation": round(pace.demand_r, 3),
+                "demand_r": pace.demand_r,  # unrounded, for the account's pooled test
                 "demand_z": round(pace.demand_z, 2),
             },
         ),
@@ -75,7 +84,12 @@ def findings(record: PlayRecord, thresholds: Thresholds) -> list[Finding]:
             good.score,
             thresholds.too_good,
             good.reason,
-            {"perfect_plays": good.perfect, "plays_considered": good.considered},
+            {
+                "perfect_plays": good.perfect,
+                "plays_considered": good.considered,
+                "perfect": is_perfect(mine),
+                "par_line_share": follow.share if follow.positions else None,
+            },
         ),
     ]
 
@@ -96,7 +110,14 @@ def this_play(record: PlayRecord, played: Replay) -> PastPlay:
 
 
 def _test_details(test: RevealTest) -> dict[str, float]:
-    return {"events": test.events, "z": round(test.z, 2), "best_share": round(test.best_share, 3)}
+    return {
+        "events": test.events,
+        "z": round(test.z, 2),
+        "best_share": round(test.best_share, 3),
+        # The z-score's parts, unrounded: the account's judgement pools them across plays.
+        "total": test.total,
+        "variance": test.variance,
+    }
 
 
 def _finding(
