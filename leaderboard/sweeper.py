@@ -29,7 +29,8 @@ from collections.abc import Callable
 
 from celery import current_app
 from django.conf import settings
-from django.db import connection
+
+from config.background import WakeableLoop
 
 log = logging.getLogger(__name__)
 
@@ -55,53 +56,25 @@ def sweep_seconds() -> float:
     return float(getattr(settings, "LEADERBOARD_SWEEP_SECONDS", 0.0))
 
 
-class Sweeper:
-    """A daemon thread that runs the catch-up every ``interval`` seconds, and ``delay``
-    seconds after :meth:`nudge` (a failed write's lock is likely still held at once)."""
+class Sweeper(WakeableLoop):
+    """The catch-up every ``interval`` seconds, and ``delay`` seconds after :meth:`nudge`;
+    its first run looks at every day's plays, the later ones at the last two days."""
 
     def __init__(self, interval: float, delay: float) -> None:
-        self.interval = interval
-        self.delay = delay
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.sweeps = 0  # completed runs (tests wait on it)
+        super().__init__("lb-sweeper", self._sweep, interval, delay)
+        self._everything = True
 
-    def start(self) -> Sweeper:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="lb-sweeper", daemon=True)
-            self._thread.start()
-        return self
+    @property
+    def sweeps(self) -> int:
+        return self.runs
 
-    def nudge(self) -> None:
-        self._wake.set()
-
-    def stop(self, timeout: float = 30.0) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    def _run(self) -> None:
-        everything = True
-        while not self._stop.is_set():
-            try:
-                if _catch_up is None:
-                    raise RuntimeError("no catch-up to run: the leaderboard app is not ready")
-                scored, pushed = _catch_up(everything)
-                everything = False
-                self.sweeps += 1
-                if scored or pushed:
-                    log.warning(
-                        "leaderboard: swept %d unscored play(s), %d push(es)", scored, pushed
-                    )
-            except Exception:
-                log.exception("leaderboard: the sweep failed; it runs again")
-            finally:
-                connection.close()  # this thread's own connection; never kept across naps
-            if self._wake.wait(self.interval) and not self._stop.is_set():
-                self._stop.wait(self.delay)
-            self._wake.clear()
+    def _sweep(self) -> None:
+        if _catch_up is None:
+            raise RuntimeError("no catch-up to run: the leaderboard app is not ready")
+        scored, pushed = _catch_up(self._everything)
+        self._everything = False
+        if scored or pushed:
+            log.warning("leaderboard: swept %d unscored play(s), %d push(es)", scored, pushed)
 
 
 _sweeper: Sweeper | None = None

@@ -8,15 +8,16 @@ tournament:
   ``tasks.prepare_seeded_deal`` after the commit; the beat's ``prepare_seeded_deals``
   catches what is lost.
 * Without one (``make run``: Celery runs tasks in the caller, and there is no beat), a
-  :class:`Preparer` daemon thread in the web process does both: woken after the commit
-  that created a seeded tournament, it prepares every seeded tournament not over whose
-  deal is missing (``seeding.unprepared``), and it looks again every
+  daemon thread in the web process (:func:`preparer`, a ``config.background.WakeableLoop``)
+  does both: woken after the commit that created a seeded tournament, it prepares every
+  seeded tournament not over whose deal is missing (``seeding.unprepared``), and it looks
+  again every
   ``TOURNAMENTS_PREPARE_SECONDS`` (a process restarted mid-solve, a solver that failed).
   ``gunicorn.conf.py`` starts it in each worker; a request that finds a deal not ready
   wakes it too, so any process prepares a deal somebody waits for. Two threads (two
   workers) never solve one tournament twice: ``seeding.prepare`` takes its lock.
 
-The same pattern as the leaderboard's sweeper of failed score writes
+The same loop as the leaderboard's sweeper of failed score writes
 (``leaderboard.sweeper``): one thread per process, woken on demand, its own database
 connection closed after each run.
 """
@@ -27,8 +28,8 @@ import logging
 import threading
 
 from django.conf import settings
-from django.db import connection
 
+from config.background import WakeableLoop
 from games import daily
 
 from . import seeding
@@ -59,52 +60,17 @@ def prepare_missing() -> int:
     return stored
 
 
-class Preparer:
+def preparer(interval: float) -> WakeableLoop:
     """A daemon thread that runs :func:`prepare_missing` at once, every ``interval``
-    seconds and whenever :meth:`nudge` wakes it."""
-
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.runs = 0  # completed runs (tests wait on it)
-
-    def start(self) -> Preparer:
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._run, name="tournament-preparer", daemon=True
-            )
-            self._thread.start()
-        return self
-
-    def nudge(self) -> None:
-        self._wake.set()
-
-    def stop(self, timeout: float = 30.0) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self._wake.clear()  # a nudge during the run below wakes the next one at once
-            try:
-                prepare_missing()
-            except Exception:  # seeding.unprepared's query: the next run tries again
-                log.exception("tournaments: the preparation run failed; it runs again")
-            finally:
-                connection.close()  # this thread's own connection; never kept across naps
-            self.runs += 1
-            self._wake.wait(self.interval)
+    seconds and whenever it is nudged."""
+    return WakeableLoop("tournament-preparer", prepare_missing, interval)
 
 
-_preparer: Preparer | None = None
+_preparer: WakeableLoop | None = None
 _guard = threading.Lock()
 
 
-def start_in_process() -> Preparer | None:
+def start_in_process() -> WakeableLoop | None:
     """This process's preparer, started if ``TOURNAMENTS_PREPARE_SECONDS`` > 0 (the default
     without a broker); None when a worker and the beat prepare the deals."""
     global _preparer
@@ -113,7 +79,7 @@ def start_in_process() -> Preparer | None:
         return None
     with _guard:
         if _preparer is None:
-            _preparer = Preparer(interval).start()
+            _preparer = preparer(interval).start()
             log.info("tournaments: preparing seeded deals in-process (no broker)")
         return _preparer
 

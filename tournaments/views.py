@@ -16,7 +16,6 @@ from rest_framework.views import APIView
 
 from config.errors import DomainError
 from config.web import caching, clientkeys
-from config.web.idempotency import idempotent
 from config.web.openapi import (
     AUTH_REQUIRED,
     BODY,
@@ -27,9 +26,8 @@ from config.web.openapi import (
     caching_headers,
     problems,
 )
-from games.api import etags
 from games.api.serializers import PlaySerializer
-from games.api.views.plays import IDEMPOTENCY_KEY
+from games.api.views.plays import IDEMPOTENCY_KEY, start_idempotently
 from realtime import access, channels
 from realtime.offloop import off_loop
 from realtime.views import open_stream, problem_of, unauthenticated
@@ -175,13 +173,7 @@ class TournamentPlaysView(APIView):
             play = plays.start(request.user, tournament_id, clientkeys.client_keys(request))
             return Response(PlaySerializer(play).data, status=status.HTTP_201_CREATED)
 
-        response = idempotent(request, start)
-        if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
-            play_id = response.data["id"]
-            response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
-            response["ETag"] = etags.play_etag(play_id, response.data["seq"])
-            response["Cache-Control"] = caching.PRIVATE
-        return response
+        return start_idempotently(request, start)
 
 
 class TournamentDealView(APIView):

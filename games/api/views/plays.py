@@ -78,6 +78,19 @@ PLAY_PARAMETERS = [
 ]
 
 
+def start_idempotently(request: Request, start: Callable[[], Response]) -> Response:
+    """Run ``start`` (a play's creation, answering 201) once per ``Idempotency-Key``, and
+    give its 201, first or replayed, the play's ``Location``, ``ETag`` and cache rule."""
+    response = idempotent(request, start)
+    if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
+        play_id = response.data["id"]
+        response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
+        response["ETag"] = etags.play_etag(play_id, response.data["seq"])
+        # A play's state is private and changes with every move, as on GET (README).
+        response["Cache-Control"] = caching.PRIVATE
+    return response
+
+
 class PlaysView(generics.GenericAPIView):
     throttle_scope = "plays"
     pagination_class = PlayCursor
@@ -170,14 +183,7 @@ class PlaysView(generics.GenericAPIView):
             )
             return Response(PlaySerializer(play).data, status=status.HTTP_201_CREATED)
 
-        response = idempotent(request, start)
-        if response.status_code == status.HTTP_201_CREATED:  # a replayed 201 too
-            play_id = response.data["id"]
-            response["Location"] = reverse("play-detail", kwargs={"play_id": play_id})
-            response["ETag"] = etags.play_etag(play_id, response.data["seq"])
-            # A play's state is private and changes with every move, as on GET (README).
-            response["Cache-Control"] = caching.PRIVATE
-        return response
+        return start_idempotently(request, start)
 
 
 class PlayDetailView(APIView):
