@@ -9,8 +9,11 @@ from django.contrib import admin
 
 from config.errors import DomainError
 
-from . import services
+from . import seeding, services
 from .models import Entry, Standing, Tournament
+
+#: What a seeded tournament's prepared deal was made for.
+DEAL_FIELDS = ("preset", "options", "deal_rule")
 
 
 class TournamentForm(forms.ModelForm):
@@ -39,6 +42,14 @@ class TournamentForm(forms.ModelForm):
             board, join_until, options = services.validate(dict(data))
         except DomainError as error:
             raise forms.ValidationError(error.detail) from error
+        if self.instance.pk and seeding.own_deal(self.instance) is not None:
+            # Its entrants may already be playing the deal prepared for these rules.
+            wanted = {**data, "options": options}
+            changed = [f for f in DEAL_FIELDS if wanted.get(f) != getattr(self.instance, f)]
+            if changed:
+                raise forms.ValidationError(
+                    f"Its deal is prepared: {', '.join(changed)} can no longer change."
+                )
         self.instance.board = board
         data["join_until"], data["options"] = join_until, options
         return data

@@ -273,6 +273,16 @@ def test_the_admin_accepts_the_seeded_rule_and_the_weekly_cup_stays_daily(
         made = form.save()
     assert made.deal_rule == DealRule.SEEDED
     assert seeding.own_deal(made) is not None  # prepared before its window opens
+    edit = {**form.data, "preset": "easthaven"}
+    refused = TournamentForm(data=edit, instance=Tournament.objects.get(pk=made.pk))
+    assert not refused.is_valid()
+    assert "Its deal is prepared: preset can no longer change." in refused.errors["__all__"]
+    renamed = TournamentForm(
+        data={**form.data, "name": "Renamed"}, instance=Tournament.objects.get(pk=made.pk)
+    )
+    assert renamed.is_valid(), renamed.errors
+    renamed.save()
+    assert Tournament.objects.get(pk=made.pk).preset == "seahaven"
     settings.TOURNAMENTS_WEEKLY_PRESETS = ["easthaven"]
     tasks.create_weekly_cups()
     assert Tournament.objects.get(recurrence__startswith="weekly-cup:").deal_rule == "daily"
